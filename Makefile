@@ -1,0 +1,44 @@
+# attnlab: the two commands a learner needs are `make lab` and `make test`.
+# Both create .venv (if missing) and install the pinned, tested versions first.
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.attnlab-installed
+PORT   ?= 8888
+PYTEST_ARGS ?=
+
+.PHONY: help bootstrap lab test release grade bench clean-grading
+
+help:
+	@echo "make lab      start JupyterLab on notebooks/ (installs .venv first)"
+	@echo "make test     run the whole test suite (installs .venv first)"
+	@echo "make release  regenerate notebooks/ from solutions/ with nbgrader (instructors)"
+	@echo "make grade    autograde autograde/submitted/, write grades.csv and feedback (instructors)"
+	@echo "make bench    run the benchmarks in benchmarks/"
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
+	@touch $@
+
+bootstrap: $(STAMP)
+
+lab: bootstrap
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks
+
+test: bootstrap
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+
+release: bootstrap
+	$(VENV)/bin/attnlab-course release
+
+grade: bootstrap
+	$(VENV)/bin/attnlab-course grade
+
+bench: bootstrap
+	$(PY) benchmarks/run_all.py
+
+clean-grading:
+	rm -rf autograde/autograded autograde/feedback autograde/gradebook.db autograde/grades.csv

@@ -1,0 +1,58 @@
+"""nbgrader configuration of the attnlab course (nbgrader 0.9.6).
+
+Run nbgrader from this folder (``make release`` and ``make grade`` do). Layout, relative to the
+repository root:
+
+    solutions/<assignment>/<assignment>.ipynb      source: notebooks with solutions and hidden tests
+    notebooks/<assignment>/<assignment>.ipynb      release: the generated student notebooks
+    autograde/submitted/<student>/<assignment>/    submissions you collect
+    autograde/autograded/, autograde/feedback/     what grading writes
+    autograde/gradebook.db                         the sqlite gradebook
+"""
+import os
+
+from attnlab.course.feedback import HideHiddenTests
+
+c = get_config()  # noqa: F821 (provided by traitlets when it loads this file)
+
+ROOT = os.environ.get("ATTNLAB_COURSE_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+c.CourseDirectory.root = ROOT
+c.CourseDirectory.course_id = "attnlab"
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "notebooks"
+c.CourseDirectory.submitted_directory = "autograde/submitted"
+c.CourseDirectory.autograded_directory = "autograde/autograded"
+c.CourseDirectory.feedback_directory = "autograde/feedback"
+c.CourseDirectory.solution_directory = "autograde/solution"
+c.CourseDirectory.db_url = "sqlite:///" + os.path.join(ROOT, "autograde", "gradebook.db")
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".*"]
+
+# Student stubs: what replaces the code between ### BEGIN SOLUTION and ### END SOLUTION.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# nbgrader scores a grade cell that wrote anything to stderr as 0, so a harmless warning (a
+# deprecation in matplotlib, say) would zero a correct answer. A grade cell fails by raising;
+# stderr is never a verdict, so every stderr stream is dropped before scoring.
+c.IgnorePattern.pattern = r"(?s).*"
+c.IgnorePattern.enabled = True
+
+# A learner who deletes a test cell must not escape it: restore missing grade cells.
+c.OverwriteCells.add_missing_cells = True
+
+# Per-cell timeout (seconds). Every notebook runs in about a minute on a laptop CPU; a cell that
+# takes 2 minutes under grading is stuck.
+c.Execute.timeout = 120
+c.Execute.interrupt_on_timeout = True
+
+# Bounded output in the autograded notebooks.
+c.LimitOutput.max_lines = 500
+c.LimitOutput.max_traceback = 50
+
+# Feedback shows the learner their own code and the visible checks, never the hidden tests.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    HideHiddenTests,
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]

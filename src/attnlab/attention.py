@@ -1,0 +1,74 @@
+"""Scaled dot-product attention (numpy reference).
+
+Shape letters: ``B`` batch, ``Lq`` queries, ``Lk`` keys/values, ``Dk`` query/key width,
+``Dv`` value width. Any leading batch dimensions ``...`` are allowed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import require_equal, require_int, require_ndim
+from .masks import masked_softmax
+
+
+def scaled_dot_product_attention(
+    Q: np.ndarray, K: np.ndarray, V: np.ndarray, mask: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``softmax(Q K^T / sqrt(Dk)) V``, with an optional boolean mask.
+
+    Args:
+        Q: ``(..., Lq, Dk)`` queries.
+        K: ``(..., Lk, Dk)`` keys.
+        V: ``(..., Lk, Dv)`` values.
+        mask: boolean, broadcastable to ``(..., Lq, Lk)``, ``True`` = may attend. A query with
+            no key to attend to gets all-zero weights and a zero output.
+
+    Returns:
+        ``(output (..., Lq, Dv), weights (..., Lq, Lk))``.
+
+    Equivalent to ``torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask)``
+    (which also returns no weights), except on fully masked rows, where torch gives NaN::
+
+        weights = softmax(Q @ K.swapaxes(-1, -2) / sqrt(Dk))   # masked entries set to -inf first
+        output = weights @ V
+    """
+    Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
+    require_ndim(Q, "Q", ("Lq", "Dk"))
+    require_ndim(K, "K", ("Lk", "Dk"))
+    require_ndim(V, "V", ("Lk", "Dv"))
+    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
+    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    Dk = Q.shape[-1]
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dk)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
+    weights = masked_softmax(scores, mask)  # (..., Lq, Lk)
+    return weights @ V, weights  # (..., Lq, Lk) x (..., Lk, Dv) -> (..., Lq, Dv)
+
+
+def attend(q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One query against a key-value store: a soft dictionary lookup.
+
+    Args:
+        q: ``(Dk,)``; K: ``(Lk, Dk)``; V: ``(Lk, Dv)``.
+
+    Returns:
+        ``(output (Dv,), weights (Lk,))`` with scores ``K q / sqrt(Dk)``.
+    """
+    q, K, V = (np.asarray(a, dtype=float) for a in (q, K, V))
+    require_ndim(q, "q", ("Dk",), batch=False)
+    require_ndim(K, "K", ("Lk", "Dk"), batch=False)
+    require_ndim(V, "V", ("Lk", "Dv"), batch=False)
+    out, w = scaled_dot_product_attention(q[None, :], K, V)  # (1, Dk) -> (1, Dv), (1, Lk)
+    return out[0], w[0]
+
+
+def score_variance(d_k: int, n_samples: int, rng: np.random.Generator) -> float:
+    """Empirical variance of ``q . k`` for independent standard-normal ``q, k`` in ``R^d_k``.
+
+    Each product ``q_i k_i`` has variance 1, so the sum of ``d_k`` of them has variance ``d_k``.
+    """
+    d_k, n_samples = require_int(d_k, "d_k", minimum=1), require_int(n_samples, "n_samples", minimum=2)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng: expected a np.random.Generator, got {type(rng).__name__}")
+    q = rng.standard_normal((n_samples, d_k))  # (n, d_k)
+    k = rng.standard_normal((n_samples, d_k))  # (n, d_k)
+    return float(np.var(np.sum(q * k, axis=-1)))

@@ -1,0 +1,1 @@
+"""Instructor tooling: release the student notebooks, grade submissions, edit notebooks as text."""

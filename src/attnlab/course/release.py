@@ -1,0 +1,91 @@
+"""``make release``: regenerate the student notebooks in ``notebooks/`` from ``solutions/``.
+
+nbgrader's ``generate_assignment`` replaces the solutions with stubs, removes the hidden tests and
+records the grade cells in the gradebook; this module then writes each student notebook in the
+canonical form (no outputs, no volatile metadata) with a header saying where it comes from, so
+that regenerating gives byte-identical files.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .nbtext import canonical, dumps
+
+HEADER_ID = "generated-header"
+
+
+def course_root() -> Path:
+    """The repository root (the folder holding ``solutions/`` and ``autograde/``)."""
+    env = os.environ.get("ATTNLAB_COURSE_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "autograde" / "nbgrader_config.py").is_file() and (folder / "solutions").is_dir():
+            return folder
+    raise SystemExit("error: run this inside the course repository (no autograde/nbgrader_config.py "
+                     f"and solutions/ found above {here})")
+
+
+def assignments(root: Path) -> list[str]:
+    """The assignment ids: one folder per notebook under ``solutions/``."""
+    return sorted(p.name for p in (root / "solutions").iterdir()
+                  if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def nbgrader(root: Path, *args: str, check: bool = True, quiet: bool = False) -> subprocess.CompletedProcess:
+    """Run ``nbgrader ARGS`` with the course configuration."""
+    # nbgrader runs `alembic` from PATH when it creates a gradebook: put this Python's bin first.
+    bindir = os.path.dirname(sys.executable)
+    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(root),
+               PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=root / "autograde",
+                          env=env, text=True, capture_output=True)
+    if check and proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        raise SystemExit(f"error: nbgrader {' '.join(args)} failed (exit {proc.returncode})")
+    if not quiet:
+        for line in (proc.stdout + proc.stderr).splitlines():
+            if "[ERROR]" in line or "[WARNING]" in line:
+                print(line, file=sys.stderr)
+    return proc
+
+
+def header_cell(assignment: str, notebook: str) -> dict:
+    text = (
+        f"> **Student notebook, generated** from `solutions/{assignment}/{notebook}` by "
+        "`make release`. Do not edit this header; the notebook is yours to fill in.\n"
+        ">\n"
+        "> Write your code where a cell says `# YOUR CODE HERE` (delete the "
+        "`raise NotImplementedError()` line), run it, then run the check cell below it: a check "
+        "prints ✓ when your function is right, and otherwise says what differs and which common "
+        "mistake your answer looks like. Leave the check cells as they are: they are graded."
+    )
+    return {"cell_type": "markdown", "id": HEADER_ID, "metadata": {}, "source": text}
+
+
+def finish_student_notebook(path: Path, assignment: str) -> None:
+    """Add the header and write ``path`` in canonical form."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb = canonical(nb)
+    nb["cells"] = [c for c in nb["cells"] if c.get("id") != HEADER_ID]
+    nb["cells"].insert(0, header_cell(assignment, path.name))
+    path.write_text(dumps(nb), encoding="utf-8")
+
+
+def release(root: Path, only: list[str] | None = None) -> list[Path]:
+    """Regenerate ``notebooks/<assignment>/`` for every (or each named) assignment."""
+    written = []
+    for assignment in only or assignments(root):
+        if not (root / "solutions" / assignment).is_dir():
+            raise SystemExit(f"error: no assignment {assignment!r} in solutions/ "
+                             f"(have: {', '.join(assignments(root))})")
+        nbgrader(root, "generate_assignment", assignment, "--force", "--log-level=WARN")
+        for path in sorted((root / "notebooks" / assignment).glob("*.ipynb")):
+            finish_student_notebook(path, assignment)
+            written.append(path)
+    return written

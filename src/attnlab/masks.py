@@ -1,0 +1,77 @@
+"""Masks and the masked softmax (numpy reference).
+
+Convention (as ``torch.nn.functional.scaled_dot_product_attention``): a boolean mask with
+``True`` where a query **may attend** to a key. ``torch.nn.MultiheadAttention`` uses the
+opposite convention for ``key_padding_mask`` and boolean ``attn_mask`` (``True`` = blocked).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import fmt, require_broadcastable, require_int, require_ndim
+
+
+def causal_mask(Lq: int, Lk: int) -> np.ndarray:
+    """``(Lq, Lk)`` boolean, ``True`` where ``j <= i``: query ``i`` sees keys ``0..i``.
+
+    Top-left aligned, as ``is_causal=True`` in ``F.scaled_dot_product_attention``.
+    """
+    Lq, Lk = require_int(Lq, "Lq"), require_int(Lk, "Lk")
+    return np.arange(Lk)[None, :] <= np.arange(Lq)[:, None]  # (1, Lk) <= (Lq, 1) -> (Lq, Lk)
+
+
+def padding_mask(lengths: np.ndarray, Lk: int) -> np.ndarray:
+    """``(B, Lk)`` boolean, ``True`` where ``j < lengths[b]``: the real (unpadded) keys.
+
+    To use it as an attention mask for ``(B, Lq, Lk)`` scores, add a query axis:
+    ``padding_mask(lengths, Lk)[:, None, :]``.
+    """
+    Lk = require_int(Lk, "Lk")
+    lengths = np.asarray(lengths)
+    require_ndim(lengths, "lengths", ("B",), batch=False)
+    if lengths.dtype.kind not in "iu":
+        raise ValueError(f"lengths: expected integers, got dtype {lengths.dtype}")
+    if np.any(lengths < 0) or np.any(lengths > Lk):
+        raise ValueError(f"lengths: expected values in [0, Lk={Lk}], got {lengths.tolist()}")
+    return np.arange(Lk)[None, :] < lengths[:, None]  # (1, Lk) < (B, 1) -> (B, Lk)
+
+
+def check_mask(mask, target_shape, name: str = "mask") -> None:
+    """Check that ``mask`` is boolean and broadcasts to the score shape ``target_shape``."""
+    if getattr(mask, "dtype", None) is None or str(mask.dtype) not in ("bool", "torch.bool"):
+        raise ValueError(
+            f"{name}: expected a boolean array (True = may attend), got dtype "
+            f"{getattr(mask, 'dtype', type(mask).__name__)}"
+        )
+    require_broadcastable(mask.shape, target_shape, name, "the scores (..., Lq, Lk)")
+
+
+def masked_softmax(scores: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Softmax over the last axis of ``scores`` where ``mask`` is ``True``.
+
+    Masked entries get weight exactly 0; a row with no ``True`` entry gets all-zero weights
+    (never NaN), so it contributes a zero output.
+
+    Args:
+        scores: ``(..., Lq, Lk)``.
+        mask: boolean, broadcastable to ``scores``; ``None`` means no mask.
+
+    Returns:
+        Weights of the shape of ``scores``.
+    """
+    scores = np.asarray(scores, dtype=float)
+    require_ndim(scores, "scores", ("Lq", "Lk"))
+    if mask is None:
+        mask = np.ones(scores.shape, dtype=bool)
+    mask = np.asarray(mask)
+    check_mask(mask, scores.shape)
+    mask = np.broadcast_to(mask, scores.shape)
+    blocked = np.where(mask, scores, -np.inf)
+    row_max = blocked.max(axis=-1, keepdims=True)  # (..., Lq, 1); -inf on a fully masked row
+    row_max = np.where(np.isfinite(row_max), row_max, 0.0)
+    e = np.where(mask, np.exp(blocked - row_max), 0.0)  # masked -> exactly 0
+    total = e.sum(axis=-1, keepdims=True)  # (..., Lq, 1)
+    return e / np.where(total > 0, total, 1.0)  # a fully masked row stays all zero
+
+
+__all__ = ["causal_mask", "padding_mask", "masked_softmax", "check_mask", "fmt"]
