@@ -1,0 +1,60 @@
+"""Time the headless run of every solution notebook (target: at most 60 s each on a 2-core CPU).
+
+    .venv/bin/python benchmarks/notebook_times.py [--grading]
+
+``--grading`` sets NBGRADER_EXECUTION=autograde, as nbgrader does, so notebooks that train run
+their smaller grading configuration.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_S = 60.0
+
+
+def time_notebook(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / path.parent.name
+        shutil.copytree(path.parent, work)
+        start = time.perf_counter()
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(work)}}).execute()
+        return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grading", action="store_true", help="run with NBGRADER_EXECUTION set")
+    parser.add_argument("notebooks", nargs="*", help="assignment ids (default: all)")
+    args = parser.parse_args()
+    if args.grading:
+        os.environ["NBGRADER_EXECUTION"] = "autograde"
+    else:
+        os.environ.pop("NBGRADER_EXECUTION", None)
+    ids = args.notebooks or sorted(p.name for p in (ROOT / "solutions").iterdir() if p.is_dir())
+    print(f"{'notebook':40s} {'seconds':>8s}  target <= {TARGET_S:.0f} s  (cores: {os.cpu_count()})")
+    total, slow = 0.0, []
+    for a in ids:
+        seconds = time_notebook(ROOT / "solutions" / a / f"{a}.ipynb")
+        total += seconds
+        flag = "ok" if seconds <= TARGET_S else "SLOW"
+        if seconds > TARGET_S:
+            slow.append(a)
+        print(f"{a:40s} {seconds:8.1f}  {flag}", flush=True)
+    print(f"{'total':40s} {total:8.1f}")
+    return 1 if slow else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""Helpers the course tests share: find notebooks, run their cells in-process, build
+submissions, autograde them with nbgrader in a scratch copy of the course.
+
+Authoring rule that makes in-process checking possible: a grade cell depends only on the
+notebook's read-only (setup) cells and its solution cells, never on an ordinary code cell.
+"""
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = ROOT / "solutions"
+RELEASE = ROOT / "notebooks"
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong implementation of one exercise, written the way a learner would write it.
+
+    ``solution``: the grade_id of the solution cell it replaces. ``code``: the cell's new source.
+    ``fails``: grade_ids of the test cells that must lose their points. ``message``: a piece of
+    the mistake's name that the failing check's message must contain.
+    """
+
+    solution: str
+    code: str
+    fails: tuple[str, ...]
+    message: str
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.solution}:{self.label or self.message}"
+
+
+def assignments() -> list[str]:
+    return sorted(p.name for p in SOLUTIONS.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def solution_path(assignment: str) -> Path:
+    return SOLUTIONS / assignment / f"{assignment}.ipynb"
+
+
+def release_path(assignment: str) -> Path:
+    return RELEASE / assignment / f"{assignment}.ipynb"
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def nbg(cell: dict) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {}) or {}
+
+
+def grade_cells(nb: dict) -> dict[str, dict]:
+    return {nbg(c)["grade_id"]: c for c in nb["cells"] if nbg(c).get("grade") and c["cell_type"] == "code"}
+
+
+def solution_cells(nb: dict) -> dict[str, dict]:
+    return {nbg(c)["grade_id"]: c for c in nb["cells"] if nbg(c).get("solution")}
+
+
+def catalogue(assignment: str) -> list[Wrong]:
+    """The wrong implementations of ``tests/catalogue/<assignment>.py`` (its ``WRONG`` list)."""
+    module = importlib.import_module(f"catalogue.{assignment_module(assignment)}")
+    return list(module.WRONG)
+
+
+def assignment_module(assignment: str) -> str:
+    return "nb" + assignment  # module names cannot start with a digit
+
+
+def setup_namespace(nb: dict) -> dict:
+    """Run the notebook's read-only code cells (its imports and fixed data) in a fresh namespace."""
+    ns: dict = {"__name__": "__notebook__"}
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    for cell in nb["cells"]:
+        meta = nbg(cell)
+        if cell["cell_type"] == "code" and meta.get("locked") and not meta.get("grade") and not meta.get("solution"):
+            exec(compile(cell["source"], f"<setup {meta.get('grade_id')}>", "exec"), ns)
+    return ns
+
+
+def run_solutions(nb: dict, ns: dict, replace: dict[str, str] | None = None) -> dict:
+    """Run every solution cell (or its replacement) in ``ns``."""
+    for gid, cell in solution_cells(nb).items():
+        if cell["cell_type"] != "code":
+            continue
+        source = (replace or {}).get(gid, cell["source"])
+        exec(compile(source, f"<solution {gid}>", "exec"), ns)
+    return ns
+
+
+def run_grade_cell(nb: dict, ns: dict, grade_id: str) -> BaseException | None:
+    """Run one grade cell (visible and hidden tests); return the exception it raised, if any."""
+    source = grade_cells(nb)[grade_id]["source"]
+    try:
+        exec(compile(source, f"<tests {grade_id}>", "exec"), ns)
+    except BaseException as exc:  # noqa: BLE001 - a failing test is an outcome here
+        return exc
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Submissions and nbgrader
+
+def with_replacements(nb: dict, replace: dict[str, str]) -> dict:
+    """A copy of ``nb`` whose solution cells named in ``replace`` get new source."""
+    nb = copy.deepcopy(nb)
+    for cell in nb["cells"]:
+        gid = nbg(cell).get("grade_id")
+        if gid in replace:
+            cell["source"] = replace[gid]
+    return nb
+
+
+def completed_student_notebook(assignment: str, replace: dict[str, str] | None = None) -> dict:
+    """The released student notebook with every stub filled by the solution's code (or by a
+    replacement), as a learner would submit it."""
+    student = load(release_path(assignment))
+    solutions = {gid: c["source"] for gid, c in solution_cells(load(solution_path(assignment))).items()}
+    solutions.update(replace or {})
+    return with_replacements(student, solutions)
+
+
+def make_course(tmp: Path) -> Path:
+    """A scratch copy of the course (config, solutions, release) to grade in."""
+    course = tmp / "course"
+    (course / "autograde").mkdir(parents=True)
+    shutil.copy(ROOT / "autograde" / "nbgrader_config.py", course / "autograde")
+    shutil.copytree(SOLUTIONS, course / "solutions", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    shutil.copytree(RELEASE, course / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    return course
+
+
+def submit(course: Path, student: str, assignment: str, nb: dict | str | bytes) -> Path:
+    folder = course / "autograde" / "submitted" / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{assignment}.ipynb"
+    if isinstance(nb, dict):
+        path.write_text(json.dumps(nb), encoding="utf-8")
+    elif isinstance(nb, bytes):
+        path.write_bytes(nb)
+    else:
+        path.write_text(nb, encoding="utf-8")
+    return path
+
+
+def course_command(course: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    """Run ``attnlab-course ARGS`` on the scratch course."""
+    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(course), PYTHONUNBUFFERED="1")
+    env.pop("NBGRADER_EXECUTION", None)
+    return subprocess.run([sys.executable, "-m", "attnlab.course.cli", *args], cwd=course,
+                          env=env, text=True, capture_output=True, timeout=timeout)
+
+
+def cell_scores(course: Path, assignment: str) -> dict[str, dict[str, float]]:
+    """``{student: {grade_id: score}}`` from the scratch course's gradebook."""
+    from nbgrader.api import Gradebook
+
+    out: dict[str, dict[str, float]] = {}
+    with Gradebook("sqlite:///" + str(course / "autograde" / "gradebook.db")) as gb:
+        for submission in gb.assignment_submissions(assignment):
+            for notebook in submission.notebooks:
+                out[submission.student_id] = {g.name: float(g.score) for g in notebook.grades}
+    return out
+
+
+def max_points(nb: dict) -> dict[str, float]:
+    return {gid: float(nbg(c)["points"]) for gid, c in grade_cells(nb).items()}
+
+
+def feedback_text(course: Path, student: str, assignment: str) -> str:
+    import html
+    import re
+
+    path = course / "autograde" / "feedback" / student / assignment / f"{assignment}.html"
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))

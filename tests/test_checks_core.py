@@ -1,0 +1,85 @@
+"""The check machinery itself: deterministic, quiet, and helpful on odd answers."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import attnlab
+from attnlab.checks import CheckFailure, check_mix_tokens, check_softmax, check_weighted_average
+
+
+def _message(check, fn):
+    with pytest.raises(CheckFailure) as info:
+        check(fn)
+    return str(info.value)
+
+
+def test_checks_are_deterministic():
+    def wrong(x, axis=-1):
+        return attnlab.softmax(x, axis=0)
+    assert _message(check_softmax, wrong) == _message(check_softmax, wrong)
+
+
+def test_hidden_inputs_differ_from_visible_ones(capsys):
+    seen = []
+
+    def spy(x, axis=-1):
+        seen.append(np.array(x, copy=True))
+        return attnlab.softmax(x, axis)
+    check_softmax(spy)
+    visible = len(seen)
+    check_softmax(spy, hidden=True)
+    assert not any(np.array_equal(h, v) for h in seen[visible:] for v in seen[:visible])
+
+
+def test_a_harmless_warning_does_not_fail_a_correct_answer(capsys):
+    def noisy(x, axis=-1):
+        warnings.warn("this API is deprecated", DeprecationWarning)
+        np.log(np.array([0.0]))  # a RuntimeWarning: divide by zero
+        return attnlab.softmax(x, axis)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        check_softmax(noisy)
+    captured = capsys.readouterr()
+    assert captured.err == "" and "✓ softmax" in captured.out
+
+
+def test_missing_return_is_named():
+    def no_return(values, weights):
+        weights @ values
+    assert "did you forget the `return`" in _message(check_weighted_average, no_return)
+
+
+def test_in_place_mutation_is_named():
+    def mutating(x, axis=-1):
+        x -= np.max(x, axis=axis, keepdims=True)
+        e = np.exp(x)
+        return e / e.sum(axis=axis, keepdims=True)
+    assert "changed its input arrays in place" in _message(check_softmax, mutating)
+
+
+def test_not_a_function_and_unknown_mistakes():
+    assert "should be a function" in _message(check_softmax, 3)
+
+    def odd(X):
+        return X * 2.0
+    message = _message(check_mix_tokens, odd)
+    assert "does not look like any mistake we know" in message and "expected:" in message
+
+
+def test_torch_answers_are_accepted():
+    torch = pytest.importorskip("torch")
+
+    def torch_softmax(x, axis=-1):
+        return torch.softmax(torch.as_tensor(x), dim=axis)
+    check_softmax(torch_softmax)
+
+
+def test_hidden_messages_show_no_values():
+    def wrong(x, axis=-1):
+        return attnlab.softmax(x, axis=0)
+    with pytest.raises(CheckFailure) as info:
+        check_softmax(wrong, hidden=True)
+    assert "expected:" not in str(info.value) and "axis 0" in str(info.value)

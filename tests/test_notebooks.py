@@ -1,0 +1,93 @@
+"""The notebooks themselves: they run, they are generated, they are clean.
+
+* every solution notebook executes headless without error;
+* ``make release`` regenerates ``notebooks/`` byte for byte (one source of truth);
+* committed notebooks carry no outputs and no volatile metadata;
+* student notebooks say they are generated, keep every grade cell, and hide the solutions and
+  hidden tests.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+import coursekit as ck
+from attnlab.course.nbtext import dumps
+
+ASSIGNMENTS = ck.assignments()
+
+
+def _committed():
+    return [ck.solution_path(a) for a in ASSIGNMENTS] + [ck.release_path(a) for a in ASSIGNMENTS]
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_solution_notebook_executes(assignment, tmp_path):
+    path = ck.solution_path(assignment)
+    nb = nbformat.read(path, as_version=4)
+    work = tmp_path / assignment
+    shutil.copytree(path.parent, work)
+    env_backup = os.environ.pop("NBGRADER_EXECUTION", None)
+    try:
+        NotebookClient(nb, timeout=300, kernel_name="python3",
+                       resources={"metadata": {"path": str(work)}}).execute()
+    finally:
+        if env_backup is not None:
+            os.environ["NBGRADER_EXECUTION"] = env_backup
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors
+
+
+@pytest.mark.notebooks
+def test_release_regenerates_notebooks_identically(tmp_path):
+    course = ck.make_course(tmp_path)
+    shutil.rmtree(course / "notebooks")
+    proc = ck.course_command(course, "release")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for assignment in ASSIGNMENTS:
+        fresh = (course / "notebooks" / assignment / f"{assignment}.ipynb").read_text(encoding="utf-8")
+        committed = ck.release_path(assignment).read_text(encoding="utf-8")
+        assert fresh == committed, f"notebooks/{assignment} differs from solutions/: run `make release`"
+    extra = {p.name for p in ck.RELEASE.iterdir() if p.is_dir()} - set(ASSIGNMENTS)
+    assert not extra, f"notebooks/ has folders with no solution: {extra}"
+
+
+@pytest.mark.parametrize("path", _committed(), ids=lambda p: str(p.relative_to(ck.ROOT)))
+def test_committed_notebook_is_canonical(path):
+    text = path.read_text(encoding="utf-8")
+    nb = json.loads(text)
+    assert not any(c.get("outputs") or c.get("execution_count") for c in nb["cells"]), "has outputs"
+    assert text == dumps(nb), "not in canonical form: run `python -m attnlab.course.nbtext normalise`"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_student_notebook_is_generated_and_clean(assignment):
+    student = ck.load(ck.release_path(assignment))
+    source = ck.load(ck.solution_path(assignment))
+    assert "generated" in student["cells"][0]["source"] and "make release" in student["cells"][0]["source"]
+    assert set(ck.grade_cells(student)) == set(ck.grade_cells(source))
+    text = json.dumps(student)
+    for marker in ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "hidden=True"):
+        assert marker not in text, f"the student notebook leaks {marker!r}"
+    for gid, cell in ck.solution_cells(student).items():
+        if cell["cell_type"] == "code":
+            assert "raise NotImplementedError()" in cell["source"], f"{gid} has no stub"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_notebook_structure(assignment):
+    """Each notebook: 3 to 6 exercises, each graded; a closing 'what you built' cell."""
+    nb = ck.load(ck.solution_path(assignment))
+    exercises = [c for c in ck.solution_cells(nb).values() if c["cell_type"] == "code"]
+    assert 3 <= len(exercises) <= 6, f"{len(exercises)} exercises"
+    for cell in ck.grade_cells(nb).values():
+        assert cell["source"].lstrip().startswith('"""Check that'), "a grade cell opens with its rubric line"
+        assert "BEGIN HIDDEN TESTS" in cell["source"], "every grade cell has hidden tests"
+    last = nb["cells"][-1]
+    assert last["cell_type"] == "markdown" and "What you built" in last["source"]
