@@ -7,6 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.attnlab-installed
 PORT   ?= 8888
 PYTEST_ARGS ?=
+JOBS   ?= 2
 
 .PHONY: help bootstrap lab test release grade bench clean-grading
 
@@ -35,7 +36,7 @@ release: bootstrap
 	$(VENV)/bin/attnlab-course release
 
 grade: bootstrap
-	$(VENV)/bin/attnlab-course grade
+	$(VENV)/bin/attnlab-course grade --jobs $(JOBS)
 
 bench: bootstrap
 	$(PY) benchmarks/run_all.py

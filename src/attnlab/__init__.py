@@ -8,6 +8,16 @@ from .attention import attend, scaled_dot_product_attention, score_variance
 from .masks import causal_mask, masked_softmax, padding_mask
 from .scores import additive_score, cosine_score, dot_score, general_score, scaled_dot_score
 from .averages import mix_tokens, softmax, weighted_average
+from .cross_attention import cross_attention
+from .multi_head import merge_heads, merge_value_output, multi_head_attention, split_heads
+from .self_attention import absorb_bias, append_ones, self_attention
+from .kernels import (
+    fit_bandwidth, gaussian_attention_weights, gaussian_kernel, kernel_ridge_fit, kernel_ridge_predict,
+    leave_one_out_error, leave_one_out_predictions, nadaraya_watson,
+)
+from .linear_attention import (
+    elu_feature_map, linear_attention, linear_attention_recurrent, positive_random_features,
+)
 
 __version__ = "0.1.0"
 
@@ -16,3 +26,8 @@ __all__ = [
     "masked_softmax", "mix_tokens", "padding_mask", "scaled_dot_product_attention",
     "scaled_dot_score", "score_variance", "softmax", "weighted_average",
 ]
+__all__ += ["absorb_bias", "append_ones", "self_attention"]
+__all__ += ["cross_attention", "merge_heads", "merge_value_output", "multi_head_attention", "split_heads"]
+__all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "gaussian_kernel",
+            "kernel_ridge_fit", "kernel_ridge_predict", "leave_one_out_error", "leave_one_out_predictions",
+            "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]

@@ -5,14 +5,58 @@ reference; when it is wrong it raises :class:`CheckFailure` (an ``AssertionError
 message names the input, the difference, the known mistake the answer looks like, and the fix.
 ``hidden=True`` runs the inputs that nbgrader's hidden tests use.
 """
-from ._core import Case, CheckFailure, Mistake, run_check
+from ._core import Case, CheckFailure, CheckSpec, Mistake, Outcome, SpecRecorded, SpecRecorder, run_check
+from .kernel_machine import (
+    check_fit_bandwidth, check_fit_bandwidth_candidates, check_gaussian_attention_weights,
+    check_gaussian_attention_weights_stable, check_kernel_ridge_fit, check_kernel_ridge_predict,
+    check_linear_attention, check_linear_attention_causal, check_linear_attention_recurrent,
+    check_nadaraya_watson,
+)
 from .weighted_averages import (
     check_mix_tokens, check_mix_tokens_batched, check_softmax, check_softmax_stable,
     check_weighted_average, check_weighted_average_rejects,
 )
+from .masks_and_cross_attention import (
+    check_causal_mask, check_cross_attention, check_cross_attention_masked, check_masked_softmax,
+    check_masked_softmax_fully_masked, check_padding_mask,
+)
+from .multi_head_attention import (
+    check_merge_heads, check_merge_value_output, check_mha_module, check_mha_module_bias_mask,
+    check_multi_head_attention, check_multi_head_attention_masked, check_split_heads,
+)
+from .query_key_value import (
+    check_attend, check_attend_sharp, check_score_variance, check_score_variance_rng, check_sdpa,
+    check_sdpa_batched, check_sdpa_fully_masked, check_sdpa_mask,
+)
+from .self_attention import (
+    check_absorb_bias, check_append_ones, check_append_ones_batched, check_self_attention,
+    check_self_attention_batched, check_self_attention_module, check_self_attention_module_mask,
+)
 
 __all__ = [
-    "Case", "CheckFailure", "Mistake", "run_check",
+    "Case", "CheckFailure", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder", "run_check",
     "check_mix_tokens", "check_mix_tokens_batched", "check_softmax", "check_softmax_stable",
     "check_weighted_average", "check_weighted_average_rejects",
+]
+__all__ += [
+    "check_attend", "check_attend_sharp", "check_score_variance", "check_score_variance_rng",
+    "check_sdpa", "check_sdpa_batched", "check_sdpa_fully_masked", "check_sdpa_mask",
+]
+__all__ += [
+    "check_absorb_bias", "check_append_ones", "check_append_ones_batched", "check_self_attention",
+    "check_self_attention_batched", "check_self_attention_module", "check_self_attention_module_mask",
+]
+__all__ += [
+    "check_causal_mask", "check_cross_attention", "check_cross_attention_masked", "check_masked_softmax",
+    "check_masked_softmax_fully_masked", "check_padding_mask",
+]
+__all__ += [
+    "check_merge_heads", "check_merge_value_output", "check_mha_module", "check_mha_module_bias_mask",
+    "check_multi_head_attention", "check_multi_head_attention_masked", "check_split_heads",
+]
+__all__ += [
+    "check_fit_bandwidth", "check_fit_bandwidth_candidates", "check_gaussian_attention_weights",
+    "check_gaussian_attention_weights_stable", "check_kernel_ridge_fit", "check_kernel_ridge_predict",
+    "check_linear_attention", "check_linear_attention_causal", "check_linear_attention_recurrent",
+    "check_nadaraya_watson",
 ]

@@ -81,15 +81,6 @@ def _describe_value(name: str, value: Any) -> str:
     return f"{name}={value!r}"
 
 
-def _silently(fn: Callable[..., Any], case: Case) -> Any:
-    """Call ``fn`` on a private copy of the case's arguments, with warnings captured."""
-    args, kwargs = copy.deepcopy(case.args), copy.deepcopy(case.kwargs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with np.errstate(all="ignore"):
-            return _to_numpy(fn(*args, **kwargs))
-
-
 def _same_args(a: Any, b: Any) -> bool:
     if isinstance(a, np.ndarray):
         return isinstance(b, np.ndarray) and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
@@ -140,27 +131,45 @@ def matches(got: Any, other: Any, *, rtol: float, atol: float) -> bool:
 
 
 @dataclass
-class _Outcome:
+class Outcome:
+    """What one call did: its value, or the name and message of the exception it raised, and
+    whether it changed its inputs. Plain data, so that an outcome can come back from another
+    process (``attnlab.course.sandbox``) and be judged where no learner code runs."""
+
     value: Any = None
-    error: BaseException | None = None
+    error: str | None = None
+    message: str = ""
+    mutated: bool = False
 
 
-def _outcome(fn: Callable[..., Any], case: Case) -> _Outcome:
+def _default_invoke(obj: Any, *args: Any, **kwargs: Any) -> Any:
+    return obj(*args, **kwargs)
+
+
+def call(fn: Any, case: Case, invoke: Callable[..., Any] | None = None) -> Outcome:
+    """Call ``fn`` (through ``invoke``) on a private copy of the case, warnings captured."""
+    invoke = invoke or _default_invoke
+    args, kwargs = copy.deepcopy(case.args), copy.deepcopy(case.kwargs)
     try:
-        return _Outcome(value=_silently(fn, case))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                value = _to_numpy(invoke(fn, *args, **kwargs))
     except Exception as exc:  # the learner's (or a mistake's) own error
-        return _Outcome(error=exc)
+        return Outcome(error=type(exc).__name__, message=str(exc))
+    mutated = not (_same_args(case.args, args) and _same_args(case.kwargs, kwargs))
+    return Outcome(value=value, mutated=mutated)
 
 
-def _diagnose(got: _Outcome, case: Case, mistakes: Sequence[Mistake], *, rtol: float, atol: float,
-              reference: _Outcome) -> Mistake | None:
+def _diagnose(got: Outcome, case: Case, mistakes: Sequence[Mistake], *, rtol: float, atol: float,
+              reference: Outcome) -> Mistake | None:
     """The first mistake whose behaviour on ``case`` is the learner's behaviour (and not the
     reference's)."""
     for mistake in mistakes:
-        theirs = _outcome(mistake.impl, case)
+        theirs = call(mistake.impl, case)
         if got.error is not None:
-            same = theirs.error is not None and type(theirs.error) is type(got.error)
-            differs_from_reference = reference.error is None or type(reference.error) is not type(got.error)
+            same = theirs.error == got.error
+            differs_from_reference = reference.error != got.error
         else:
             same = theirs.error is None and matches(got.value, theirs.value, rtol=rtol, atol=atol)
             differs_from_reference = reference.error is not None or not matches(
@@ -168,6 +177,72 @@ def _diagnose(got: _Outcome, case: Case, mistakes: Sequence[Mistake], *, rtol: f
         if same and differs_from_reference:
             return mistake
     return None
+
+
+@dataclass
+class CheckSpec:
+    """Everything a check needs except the learner's function: the inputs, the reference, the
+    known mistakes, how to call the learner's object (``invoke``, a module-level function so
+    that it can be sent to another process) and what the success line says."""
+
+    exercise: str
+    reference: Callable[..., Any]
+    cases: Sequence[Case]
+    mistakes: Sequence[Mistake] = ()
+    arg_names: Sequence[str] = ()
+    outputs: Sequence[str] = ()
+    rtol: float = 1e-6
+    atol: float = 1e-9
+    show_values: bool = True
+    passed: str = ""
+    invoke: Callable[..., Any] | None = None
+
+    def judge(self, index: int, got: Outcome) -> str | None:
+        """None if ``got`` is right on case ``index``; otherwise the failure message."""
+        case = self.cases[index]
+        where = describe(case, self.arg_names)
+        if got.error == "NotImplementedError":
+            return (f"{self.exercise} is not implemented yet: replace `raise NotImplementedError()` "
+                    "with your code, run that cell, then run this check again.")
+        if got.error == "NameError" and f"'{self.exercise}'" in got.message:
+            return (f"{self.exercise} is not defined: run the cell that defines it (and check that it "
+                    "ran without an error), then run this check again.")
+        ref = call(self.reference, case)
+        if ref.error is not None and case.raises is None:  # a bug in the check itself
+            raise RuntimeError(f"the reference {self.exercise} failed on {where}: {ref.error}: {ref.message}")
+        problem = _problem(got, ref, case, self.exercise, self.outputs, rtol=self.rtol, atol=self.atol)
+        if problem is None and got.mutated:
+            problem = (f"{self.exercise} changed its input arrays in place; compute into a new array "
+                       "instead (e.g. `x = x - m`, not `x -= m`)")
+        if problem is None:
+            return None
+        mistake = _diagnose(got, case, self.mistakes, rtol=self.rtol, atol=self.atol, reference=ref)
+        return _message(self.exercise, where, problem, mistake, got, ref, self.show_values)
+
+    def success(self) -> str:
+        return f"✓ {self.exercise}: {self.passed or 'matches the reference'} ({len(self.cases)} cases)."
+
+    def run(self, fn: Any) -> None:
+        """The in-process check: call ``fn`` on every case, raise at the first wrong answer."""
+        if not callable(fn):
+            raise CheckFailure(f"{self.exercise} should be a function, but it is a {type(fn).__name__}.")
+        for index, case in enumerate(self.cases):
+            message = self.judge(index, call(fn, case, self.invoke))
+            if message:
+                raise CheckFailure(message)
+        print(self.success())
+
+
+class SpecRecorder:
+    """Passed instead of a learner's function, it makes a check hand over its :class:`CheckSpec`
+    instead of running (the trusted grader uses this to split a check across two processes)."""
+
+    def __init__(self) -> None:
+        self.spec: CheckSpec | None = None
+
+
+class SpecRecorded(Exception):
+    """Raised by :func:`run_check` after it gave its spec to a :class:`SpecRecorder`."""
 
 
 def run_check(
@@ -183,54 +258,45 @@ def run_check(
     atol: float = 1e-9,
     show_values: bool = True,
     passed: str = "",
+    invoke: Callable[..., Any] | None = None,
 ) -> None:
     """Run ``fn`` on every case; raise :class:`CheckFailure` at the first wrong answer.
 
     Args:
-        fn: the learner's function.
+        fn: the learner's function (or class, with ``invoke``).
         exercise: its name, as the learner wrote it (``"softmax"``).
-        reference: the correct implementation.
+        reference: the correct result for a case: ``reference(*case.args, **case.kwargs)``.
         cases: the inputs, each with what a correct answer does on it.
-        mistakes: known wrong implementations, tried in order to name the learner's mistake.
+        mistakes: known wrong implementations (same signature as ``reference``), tried in order
+            to name the learner's mistake.
         arg_names: the names of the positional arguments, for messages.
         outputs: the names of the items of a tuple result (``("output", "weights")``).
         show_values: print small expected/actual arrays in the message (off for hidden cases).
         passed: what the success line says was checked.
+        invoke: how to call the learner's object on a case, ``invoke(obj, *args, **kwargs)``
+            (default ``obj(*args, **kwargs)``); for a class, e.g., build it, load known weights
+            and run ``forward``. Must be a module-level function.
     """
-    if not callable(fn):
-        raise CheckFailure(f"{exercise} should be a function, but it is a {type(fn).__name__}.")
-    for case in cases:
-        where = describe(case, arg_names)
-        got = _outcome(fn, case)
-        if isinstance(got.error, NotImplementedError):
-            raise CheckFailure(
-                f"{exercise} is not implemented yet: replace `raise NotImplementedError()` "
-                "with your code, run that cell, then run this check again."
-            )
-        ref = _outcome(reference, case)
-        if ref.error is not None and case.raises is None:  # a bug in the check itself
-            raise RuntimeError(f"the reference {exercise} failed on {where}: {ref.error!r}")
-        problem = _problem(got, ref, case, exercise, outputs, rtol=rtol, atol=atol)
-        if problem is None:
-            problem = _mutation(fn, case, exercise)
-        if problem is None:
-            continue
-        mistake = _diagnose(got, case, mistakes, rtol=rtol, atol=atol, reference=ref)
-        raise CheckFailure(_message(exercise, where, problem, mistake, got, ref, outputs, show_values))
-    print(f"✓ {exercise}: {passed or 'matches the reference'} ({len(cases)} cases).")
+    spec = CheckSpec(exercise=exercise, reference=reference, cases=list(cases), mistakes=list(mistakes),
+                     arg_names=list(arg_names), outputs=list(outputs), rtol=rtol, atol=atol,
+                     show_values=show_values, passed=passed, invoke=invoke)
+    if isinstance(fn, SpecRecorder):
+        fn.spec = spec
+        raise SpecRecorded(exercise)
+    spec.run(fn)
 
 
-def _problem(got: _Outcome, ref: _Outcome, case: Case, exercise: str, outputs: Sequence[str],
+def _problem(got: Outcome, ref: Outcome, case: Case, exercise: str, outputs: Sequence[str],
              *, rtol: float, atol: float) -> str | None:
     if case.raises is not None:
         if got.error is None:
             return f"{exercise} should raise {case.raises.__name__} here, but it returned normally"
-        if not isinstance(got.error, case.raises):
+        if got.error != case.raises.__name__:
             return (f"{exercise} should raise {case.raises.__name__} here, "
-                    f"but raised {type(got.error).__name__}: {got.error}")
+                    f"but raised {got.error}: {got.message}")
         return None
     if got.error is not None:
-        return f"{exercise} raised {type(got.error).__name__}: {got.error}"
+        return f"{exercise} raised {got.error}: {got.message}"
     problem = compare(got.value, ref.value, rtol=rtol, atol=atol)
     if problem or not isinstance(ref.value, tuple):
         return problem
@@ -238,22 +304,6 @@ def _problem(got: _Outcome, ref: _Outcome, case: Case, exercise: str, outputs: S
         problem = compare(g, e, rtol=rtol, atol=atol, what=f"the {name} you returned")
         if problem:
             return problem
-    return None
-
-
-def _mutation(fn: Callable[..., Any], case: Case, exercise: str) -> str | None:
-    """Check that the learner's function leaves its inputs unchanged."""
-    args = copy.deepcopy(case.args)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with np.errstate(all="ignore"):
-                fn(*args, **copy.deepcopy(case.kwargs))
-    except Exception:
-        return None
-    if not _same_args(case.args, args):
-        return (f"{exercise} changed its input arrays in place; compute into a new array "
-                "instead (e.g. `x = x - m`, not `x -= m`)")
     return None
 
 
@@ -267,8 +317,8 @@ def _small(x: Any) -> str | None:
     return np.array2string(arr, precision=4, suppress_small=True, separator=", ")
 
 
-def _message(exercise: str, where: str, problem: str, mistake: Mistake | None, got: _Outcome,
-             ref: _Outcome, outputs: Sequence[str], show_values: bool) -> str:
+def _message(exercise: str, where: str, problem: str, mistake: Mistake | None, got: Outcome,
+             ref: Outcome, show_values: bool) -> str:
     lines = [f"{exercise} is not right yet.", f"On {where}: {problem}."]
     if show_values and got.error is None and ref.error is None and not isinstance(ref.value, tuple):
         exp_s, got_s = _small(ref.value), _small(got.value)

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import grade as _grade
 from . import release as _release
+from .grading import Limits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,16 +17,42 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("release", help="regenerate notebooks/ from solutions/ with nbgrader")
     p.add_argument("assignments", nargs="*", help="assignment ids (default: all)")
-    g = sub.add_parser("grade", help="autograde autograde/submitted/, export grades.csv, write feedback")
+    defaults = Limits()
+    g = sub.add_parser(
+        "grade", help="grade autograde/submitted/ in isolation; write grades.csv and feedback",
+        description=(
+            "Grade every submission in autograde/submitted/<student>/<assignment>/ in its own "
+            "sandbox (no access to the gradebook, solutions or other submissions; bounded time, "
+            "memory and output), judge its answers against the references in this process, merge "
+            "the scores into autograde/gradebook.db, write feedback HTML to autograde/feedback/ and "
+            "one row per submission with its status to grades.csv. Statuses: graded, late, timed "
+            "out, out of memory, kernel died, malformed notebook, missing notebook, tampering "
+            "detected."))
     g.add_argument("assignments", nargs="*", help="assignment ids (default: all that were submitted)")
+    g.add_argument("--jobs", "-j", type=int, default=1, help="submissions graded at once (default: %(default)s)")
+    g.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    g.add_argument("--timeout", type=float, default=defaults.notebook_seconds,
+                   help="wall-clock budget per notebook, seconds (default: %(default)s)")
+    g.add_argument("--cell-timeout", type=float, default=defaults.cell_seconds,
+                   help="budget per cell of the learner's code, seconds (default: %(default)s)")
+    g.add_argument("--memory", type=int, default=defaults.memory_mib,
+                   help="memory limit per notebook, MiB (default: %(default)s)")
     g.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
+    g.add_argument("--no-feedback", action="store_true", help="skip the feedback HTML")
     args = parser.parse_args(argv)
+    # nbgrader's gradebook runs `alembic` from PATH when it creates a database.
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     root = _release.course_root()
     if args.command == "release":
         for path in _release.release(root, args.assignments or None):
             print(f"wrote {path.relative_to(root)}")
-    else:
-        _grade.grade(root, args.assignments or None, csv=args.csv)
+        return 0
+    if args.jobs < 1:
+        parser.error(f"--jobs: expected a positive number, got {args.jobs}")
+    limits = Limits(notebook_seconds=args.timeout, cell_seconds=min(args.cell_timeout, args.timeout),
+                    memory_mib=args.memory)
+    _grade.grade(root, args.assignments or None, csv=args.csv, jobs=args.jobs, limits=limits,
+                 students=args.student, feedback=not args.no_feedback)
     return 0
 
 

@@ -1,32 +1,141 @@
-"""``make grade``: autograde the submissions, export ``grades.csv``, write feedback.
+"""``make grade``: grade every submission in isolation, in parallel, and report each honestly.
 
-Submissions go in ``autograde/submitted/<student>/<assignment>/<assignment>.ipynb``.
+Submissions go in ``autograde/submitted/<student>/<assignment>/<assignment>.ipynb`` (an optional
+``timestamp.txt`` beside it, as nbgrader writes it, marks late work against the assignment's
+due date in the gradebook). Each one is graded in a throwaway folder outside the course by
+:mod:`attnlab.course.grading`; the results are then merged into ``autograde/gradebook.db``,
+``autograde/autograded/``, ``autograde/feedback/`` and ``autograde/grades.csv``.
 """
 from __future__ import annotations
 
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from . import records
+from .grading import Limits, Result, Submission, grade_submission, read_timestamp
+from .plan import plan_assignment
 from .release import assignments, nbgrader, release
 
 
-def submitted_assignments(root: Path) -> list[str]:
-    sub = root / "autograde" / "submitted"
-    found = {p.name for p in sub.glob("*/*") if p.is_dir()} if sub.is_dir() else set()
-    return sorted(found & set(assignments(root)))
+def discover(root: Path, only: list[str] | None, students: list[str] | None) -> tuple[list[Submission], list[str]]:
+    """The submissions to grade, and warnings about folders that are not submissions."""
+    sub_root = root / "autograde" / "submitted"
+    known = set(assignments(root))
+    subs, warnings = [], []
+    if not sub_root.is_dir():
+        return subs, warnings
+    for student_dir in sorted(p for p in sub_root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if students and student_dir.name not in students:
+            continue
+        for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            if folder.name not in known:
+                warnings.append(f"skipped {folder.relative_to(root)}: no assignment {folder.name!r} in solutions/")
+                continue
+            if only and folder.name not in only:
+                continue
+            subs.append(Submission(student_dir.name, folder.name, folder, read_timestamp(folder)))
+    return subs, warnings
 
 
-def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grades.csv") -> Path:
-    """Autograde every submission of the given (or every submitted) assignment."""
-    todo = only or submitted_assignments(root)
-    if not todo:
+def _duedate(db_url: str, assignment: str):
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url) as gb:
+        try:
+            return gb.find_assignment(assignment).duedate
+        except MissingEntry:
+            return None
+
+
+def _in_gradebook(db_url: str, assignment: str) -> bool:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url) as gb:
+        try:
+            return bool(gb.find_assignment(assignment).notebooks)
+        except MissingEntry:
+            return False
+
+
+class Progress:
+    def __init__(self, total: int, stream=sys.stderr) -> None:
+        self.total, self.done, self.stream = total, 0, stream
+        self.start = time.perf_counter()
+        self.tty = stream.isatty()
+
+    def step(self, result: Result) -> None:
+        self.done += 1
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        line = (f"[{bar}] {self.done}/{self.total}  {result.student}/{result.assignment}: "
+                f"{result.status} {result.score:g}/{result.max_score:g} ({result.seconds:.1f} s)")
+        if self.tty:
+            self.stream.write("\r\033[K" + line + ("\n" if self.done == self.total else ""))
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grades.csv", jobs: int = 1,
+          limits: Limits | None = None, students: list[str] | None = None, feedback: bool = True) -> list[Result]:
+    """Grade every submission of the given (or every submitted) assignment."""
+    limits = limits or Limits()
+    subs, warnings = discover(root, only, students)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if not subs:
         raise SystemExit("error: nothing to grade: put submissions in "
                          "autograde/submitted/<student>/<assignment>/<assignment>.ipynb")
-    release(root, todo)  # records the assignments' grade cells in the gradebook
-    for assignment in todo:
-        print(f"grading {assignment} ...", flush=True)
-        nbgrader(root, "autograde", assignment, "--force", "--log-level=WARN")
-        nbgrader(root, "generate_feedback", assignment, "--force", "--log-level=WARN")
+    db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
+    todo = sorted({s.assignment for s in subs})
+    missing = [a for a in todo if not _in_gradebook(db_url, a)]
+    if missing:
+        release(root, missing)  # records the grade cells in the gradebook
+    plans = {a: plan_assignment(root, a) for a in todo}
+    duedates = {a: _duedate(db_url, a) for a in todo}
+    print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
+    progress = Progress(len(subs))
+    results: list[Result] = []
+    by_key = {(s.student, s.assignment): s for s in subs}
+    with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch),
+                                   [root], duedates[s.assignment]) for s in subs]
+            for future in as_completed(futures):
+                result = future.result()
+                sub = by_key[(result.student, result.assignment)]
+                _record(root, db_url, result, plans[result.assignment].source, sub.folder)
+                results.append(result)
+                progress.step(result)
+    if feedback:
+        for assignment in todo:
+            if any(r.learner_nb is not None for r in results if r.assignment == assignment):
+                nbgrader(root, "generate_feedback", assignment, "--force", "--log-level=ERROR", check=False)
+        for r in results:
+            if r.learner_nb is None:
+                records.write_status_feedback(root, r)
+    rows = records.store(root, results)
     out = (root / csv).resolve()
-    nbgrader(root, "export", f"--to={out}", "--log-level=WARN")
-    print(f"wrote {out.relative_to(root)} and feedback in autograde/feedback/")
-    return out
+    records.write_csv(out, rows)
+    counts = Counter(r.status for r in results)
+    print("statuses: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), file=sys.stderr)
+    print(f"wrote {_rel(out, root)}, feedback in autograde/feedback/")
+    return sorted(results, key=lambda r: (r.assignment, r.student))
+
+
+def _record(root: Path, db_url: str, result: Result, source: dict, folder: Path) -> None:
+    if result.learner_nb is not None:
+        records.write_autograded(root, result, source, folder)
+    records.record_in_gradebook(db_url, result, result.notebook[: -len(".ipynb")])
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)

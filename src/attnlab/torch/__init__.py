@@ -4,9 +4,27 @@ from .functional import (
     masked_softmax, mix_tokens, padding_mask, scaled_dot_product_attention, scaled_dot_score,
     softmax, weighted_average,
 )
+from .cross_attention import cross_attention
+from .multi_head import (
+    MultiHeadAttention, merge_heads, merge_value_output, multi_head_attention, split_heads,
+)
+from .self_attention import SelfAttention, absorb_bias, append_ones, self_attention
+from .kernels import (
+    fit_bandwidth, gaussian_attention_weights, gaussian_kernel, kernel_ridge_fit, kernel_ridge_predict,
+    leave_one_out_error, leave_one_out_predictions, nadaraya_watson,
+)
+from .linear_attention import (
+    elu_feature_map, linear_attention, linear_attention_recurrent, positive_random_features,
+)
 
 __all__ = [
     "additive_score", "attend", "causal_mask", "cosine_score", "dot_score", "general_score",
     "masked_softmax", "mix_tokens", "padding_mask", "scaled_dot_product_attention",
     "scaled_dot_score", "softmax", "weighted_average",
 ]
+__all__ += ["SelfAttention", "absorb_bias", "append_ones", "self_attention"]
+__all__ += ["MultiHeadAttention", "cross_attention", "merge_heads", "merge_value_output",
+            "multi_head_attention", "split_heads"]
+__all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "gaussian_kernel",
+            "kernel_ridge_fit", "kernel_ridge_predict", "leave_one_out_error", "leave_one_out_predictions",
+            "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]

@@ -1,0 +1,559 @@
+"""Checks for notebook 02, query_key_value: ``attend``, ``score_variance``,
+``scaled_dot_product_attention``.
+
+Each check takes the learner's function and ``hidden=False``; nbgrader's hidden tests call it
+with ``hidden=True``, which draws other inputs (other seeds and shapes) than the visible ones.
+The inputs keep the sizes apart (``Lq != Lk``, ``Dk != Dv``, ``Dk != Lk``) so that every
+mistake below gives a different answer from the right one and from the other mistakes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import attention as _ref
+from ..averages import softmax as _softmax
+from ._core import Case, Mistake, run_check
+
+_OUTPUTS = ("output", "weights")
+
+# ---------------------------------------------------------------------------------------------
+# attend(q, K, V)
+
+
+def _at_no_scale(q, K, V):
+    w = _softmax(K @ q)
+    return w @ V, w
+
+
+def _at_scale_dk(q, K, V):
+    w = _softmax(K @ q / q.shape[-1])
+    return w @ V, w
+
+
+def _at_scale_sqrt_dv(q, K, V):
+    w = _softmax(K @ q / np.sqrt(V.shape[-1]))
+    return w @ V, w
+
+
+def _at_scale_sqrt_lk(q, K, V):
+    w = _softmax(K @ q / np.sqrt(K.shape[0]))
+    return w @ V, w
+
+
+def _at_swapped(q, K, V):
+    out, w = _ref.attend(q, K, V)
+    return w, out
+
+
+def _at_average_keys(q, K, V):
+    w = _softmax(K @ q / np.sqrt(q.shape[-1]))
+    return w @ K, w
+
+
+def _at_wrong_axis(q, K, V):
+    w = _softmax(q @ K / np.sqrt(q.shape[-1]))  # only works when Lk == Dk
+    return w @ V, w
+
+
+def _at_no_softmax(q, K, V):
+    s = K @ q / np.sqrt(q.shape[-1])
+    return s @ V, s
+
+
+def _at_unnormalised(q, K, V):
+    e = np.exp(K @ q / np.sqrt(q.shape[-1]))
+    return e @ V, e
+
+
+def _at_no_max(q, K, V):
+    e = np.exp(K @ q / np.sqrt(q.shape[-1]))
+    w = e / e.sum()
+    return w @ V, w
+
+
+def _at_argmax(q, K, V):
+    w = np.zeros(len(K))
+    w[np.argmax(K @ q)] = 1.0
+    return w @ V, w
+
+
+ATTEND_MISTAKES = [
+    Mistake("a matrix product over the wrong axis (e.g. `q @ K` or `V @ weights`)",
+            "the scores are `K @ q` (one per key, shape (Lk,)) and the output is `weights @ V` "
+            "(shape (Dv,)).", _at_wrong_axis),
+    Mistake("no scaling: softmax(K q) instead of softmax(K q / √Dk)",
+            "divide the scores by `np.sqrt(Dk)`, where `Dk = q.shape[-1]`.", _at_no_scale),
+    Mistake("scaling by Dk instead of √Dk",
+            "divide by the square root of the key width, `np.sqrt(q.shape[-1])`, not by the width.",
+            _at_scale_dk),
+    Mistake("scaling by √Dv (the value width) instead of √Dk",
+            "the scale comes from the width of the vectors in the dot product, q and the keys: "
+            "`np.sqrt(q.shape[-1])`.", _at_scale_sqrt_dv),
+    Mistake("scaling by √Lk (the number of keys) instead of √Dk",
+            "the scale is the square root of the key *width* Dk = `q.shape[-1]`, not of the number "
+            "of keys.", _at_scale_sqrt_lk),
+    Mistake("returning (weights, output) instead of (output, weights)",
+            "return the output first: `return weights @ V, weights`.", _at_swapped),
+    Mistake("averaging the keys instead of the values",
+            "the keys only decide the weights; the output is the weighted average of the values, "
+            "`weights @ V`.", _at_average_keys),
+    Mistake("no softmax: the raw scores used as weights",
+            "turn the scores into weights on the simplex with `attnlab.softmax(scores)`.",
+            _at_no_softmax),
+    Mistake("exponentials that are not normalised (no division by their sum)",
+            "divide by the sum so the weights add up to one, or use `attnlab.softmax`.",
+            _at_unnormalised),
+    Mistake("a softmax without max subtraction: exp overflows for large scores (inf / inf = NaN)",
+            "use `attnlab.softmax(scores)`, which subtracts the maximum first.", _at_no_max),
+    Mistake("a hard lookup (one-hot weights at the best key)",
+            "this is the *soft* lookup: weights = softmax(scores), not an argmax.", _at_argmax),
+]
+
+
+def _at_cases(hidden: bool) -> list[Case]:
+    rng = np.random.default_rng(201 if hidden else 31)
+    sizes = [(5, 7, 2), (3, 4, 6), (6, 2, 3)] if hidden else [(4, 6, 3), (3, 5, 2), (8, 3, 5)]
+    cases = []
+    for Dk, Lk, Dv in sizes:  # Dk, Lk and Dv all differ, so a wrong axis shows
+        cases.append(Case((rng.normal(size=Dk), rng.normal(size=(Lk, Dk)), rng.normal(size=(Lk, Dv))),
+                          why="one query against a small key-value store"))
+    return cases
+
+
+def _at_sharp_cases(hidden: bool) -> list[Case]:
+    rng = np.random.default_rng(202 if hidden else 32)
+    cases = []
+    for Dk, Lk, Dv, best in ([(6, 5, 2, 3), (4, 7, 3, 0)] if hidden else [(4, 6, 3, 2), (5, 4, 2, 1)]):
+        K = rng.normal(size=(Lk, Dk))
+        K *= 45.0 / np.linalg.norm(K, axis=1, keepdims=True)  # |k_i| = 45
+        q = K[best] * (1.0 + rng.random())  # matches key `best` best, scores in the hundreds+
+        cases.append(Case((q, K, rng.normal(size=(Lk, Dv))),
+                          why="one key matches far better than the rest: scores of about 1000"))
+    return cases
+
+
+def check_attend(attend, hidden: bool = False) -> None:
+    """Check that ``attend(q, K, V)`` returns ``(softmax(K q / √Dk) @ V, softmax(K q / √Dk))``."""
+    run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_cases(hidden),
+              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed="output and weights match")
+
+
+def check_attend_sharp(attend, hidden: bool = False) -> None:
+    """Check that ``attend`` stays finite and picks the matching value when scores are large."""
+    run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_sharp_cases(hidden),
+              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed="stable for scores of about 1000")
+
+
+# ---------------------------------------------------------------------------------------------
+# score_variance(d_k, n_samples, rng)
+#
+# The answer is random, so the check compares it with the exact variance d_k, within 10 %
+# (plus 0.02, so that estimates near 0 can match the mistakes that give about 0). With n_samples = 20000 the estimate's
+# relative standard deviation is about sqrt(2 / n) ~ 1.4 %: a correct answer, however it draws
+# its samples, is 7 standard deviations inside the tolerance.
+
+@dataclass(frozen=True)
+class Seeded:
+    """Stands for ``np.random.default_rng(seed)`` in a case (picklable, and named in messages)."""
+
+    seed: int
+    hidden: bool = False
+
+    def rng(self) -> np.random.Generator:
+        return np.random.default_rng(self.seed)
+
+    def __repr__(self) -> str:
+        return "a seeded np.random.Generator" if self.hidden else f"np.random.default_rng({self.seed})"
+
+
+def invoke_with_rng(fn, d_k, n_samples, rng):
+    """Call the learner's ``score_variance`` with a fresh generator built from the case's seed."""
+    return fn(d_k, n_samples, rng.rng())
+
+
+def _expected_variance(d_k, n_samples, rng):
+    return float(d_k)
+
+
+class _WithRng:
+    """A learner-style ``score_variance(d_k, n_samples, rng)`` called on a case's seed."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, d_k, n_samples, rng):
+        return self.fn(d_k, n_samples, rng.rng())
+
+
+def _sv_coordinate(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var(q * k))
+
+
+def _sv_std(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.std(np.sum(q * k, axis=-1)))
+
+
+def _sv_mean(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.mean(np.sum(q * k, axis=-1)))
+
+
+def _sv_self_dot(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    return float(np.var(np.sum(q * q, axis=-1)))
+
+
+def _sv_uniform(d_k, n_samples, rng):
+    q = rng.random((n_samples, d_k))
+    k = rng.random((n_samples, d_k))
+    return float(np.var(np.sum(q * k, axis=-1)))
+
+
+def _sv_samples(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return np.sum(q * k, axis=-1)
+
+
+def _sv_swapped_axes(d_k, n_samples, rng):
+    q = rng.standard_normal((d_k, n_samples))
+    k = rng.standard_normal((d_k, n_samples))
+    return float(np.var(np.sum(q * k, axis=-1)))
+
+
+SCORE_VARIANCE_MISTAKES = [
+    Mistake("a variance near 1 instead of d_k: the variance of single coordinates (of q, or of the "
+            "products q_i k_i), or of the scaled score q·k/√d_k",
+            "draw `q` and `k` of shape (n_samples, d_k), form the *unscaled* dot products "
+            "`np.sum(q * k, axis=-1)` (shape (n_samples,)), and return their variance.",
+            _WithRng(_sv_coordinate)),
+    Mistake("the standard deviation instead of the variance",
+            "use `np.var`, not `np.std`: the standard deviation grows like √d_k, the variance "
+            "like d_k.", _WithRng(_sv_std)),
+    Mistake("the mean of the dot products instead of their variance",
+            "q·k averages to 0; the question is how far it spreads: `np.var(scores)`.",
+            _WithRng(_sv_mean)),
+    Mistake("the variance of q·q instead of q·k",
+            "draw a second, independent `k` with the same generator: q·q = |q|² is never "
+            "negative and has variance 2 d_k.", _WithRng(_sv_self_dot)),
+    Mistake("uniform samples (`rng.random`) instead of standard-normal ones",
+            "draw with `rng.standard_normal((n_samples, d_k))` (or `rng.normal(size=...)`).",
+            _WithRng(_sv_uniform)),
+    Mistake("returning the n_samples dot products instead of their variance",
+            "reduce the scores to one number: `return float(np.var(scores))`.",
+            _WithRng(_sv_samples)),
+    Mistake("samples and dimensions swapped (a sum over n_samples instead of over d_k)",
+            "each sample is a pair of d_k-dimensional vectors: shape (n_samples, d_k), then sum "
+            "over the last axis (d_k).", _WithRng(_sv_swapped_axes)),
+]
+
+
+def _sv_cases(hidden: bool) -> list[Case]:
+    sizes = [(24, 20000, 211), (6, 20000, 212)] if hidden else [(16, 20000, 41), (4, 20000, 42)]
+    return [Case((d_k, n, Seeded(seed, hidden)), why="the answer should be close to d_k")
+            for d_k, n, seed in sizes]
+
+
+def invoke_seed_summary(fn, d_k, n_samples, seeds):
+    """Run the learner's ``score_variance`` with generators seeded ``a, a, b`` and report
+    ``[same seed -> same value, other seed -> other value]`` as ``[1.0, 1.0]`` when both hold."""
+    a1 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
+    a2 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
+    b = fn(d_k, n_samples, np.random.default_rng(seeds[1]))
+    a1, a2, b = (np.asarray(x, dtype=float) for x in (a1, a2, b))
+    same = a1.shape == a2.shape and bool(np.array_equal(a1, a2))
+    other = a1.shape != b.shape or not bool(np.array_equal(a1, b))
+    return np.array([float(same), float(other)])
+
+
+def _seed_summary_reference(d_k, n_samples, seeds):
+    return np.array([1.0, 1.0])
+
+
+class _SeedSummary:
+    """What :func:`invoke_seed_summary` reports for a learner-style ``score_variance``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, d_k, n_samples, seeds):
+        return invoke_seed_summary(self.fn, d_k, n_samples, seeds)
+
+
+def _sv_global_rng(d_k, n_samples, rng):
+    q = np.random.standard_normal((n_samples, d_k))
+    k = np.random.standard_normal((n_samples, d_k))
+    return float(np.var(np.sum(q * k, axis=-1)))
+
+
+def _sv_own_rng(d_k, n_samples, rng):
+    own = np.random.default_rng(0)
+    q = own.standard_normal((n_samples, d_k))
+    k = own.standard_normal((n_samples, d_k))
+    return float(np.var(np.sum(q * k, axis=-1)))
+
+
+SCORE_VARIANCE_RNG_MISTAKES = [
+    Mistake("drawing from numpy's global random state (`np.random.randn`, `np.random.normal`) "
+            "instead of the `rng` argument",
+            "draw every sample from the generator you are given: `rng.standard_normal(...)`, so "
+            "that the same seed gives the same answer.", _SeedSummary(_sv_global_rng)),
+    Mistake("a generator of your own (e.g. `np.random.default_rng(0)`) instead of the `rng` argument",
+            "use the `rng` passed in: a fixed generator of your own gives the same numbers whatever "
+            "the caller asks for.", _SeedSummary(_sv_own_rng)),
+]
+
+
+def _sv_rng_cases(hidden: bool) -> list[Case]:
+    seeds = (219, 220) if hidden else (51, 52)
+    return [Case((8, 50, seeds),
+                 why="called with np.random.default_rng(a) twice, then with default_rng(b): the "
+                     "same seed must give the same value, another seed another value")]
+
+
+def check_score_variance(score_variance, hidden: bool = False) -> None:
+    """Check that ``score_variance(d_k, n_samples, rng)`` is close to ``d_k``."""
+    run_check(score_variance, exercise="score_variance", reference=_expected_variance,
+              cases=_sv_cases(hidden), mistakes=SCORE_VARIANCE_MISTAKES,
+              arg_names=("d_k", "n_samples", "rng"), rtol=0.1, atol=0.02, show_values=not hidden,
+              passed="the variance of q·k is close to d_k", invoke=invoke_with_rng)
+
+
+def check_score_variance_rng(score_variance, hidden: bool = False) -> None:
+    """Check that ``score_variance`` draws its samples from the ``rng`` it is given."""
+    run_check(score_variance, exercise="score_variance", reference=_seed_summary_reference,
+              cases=_sv_rng_cases(hidden), mistakes=SCORE_VARIANCE_RNG_MISTAKES,
+              arg_names=("d_k", "n_samples", "seeds (a, b)"), rtol=0.0, atol=1e-12,
+              show_values=False, passed="reproducible from the rng argument",
+              invoke=invoke_seed_summary)
+
+
+# ---------------------------------------------------------------------------------------------
+# scaled_dot_product_attention(Q, K, V, mask=None)
+
+def _T(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def _sd_K_T(Q, K, V, mask=None):
+    s = Q @ K.T / np.sqrt(Q.shape[-1])
+    w = _ref.masked_softmax(s, mask)
+    return w @ V, w
+
+
+def _sd_no_scale(Q, K, V, mask=None):
+    w = _ref.masked_softmax(Q @ _T(K), mask)
+    return w @ V, w
+
+
+def _sd_scale_dk(Q, K, V, mask=None):
+    w = _ref.masked_softmax(Q @ _T(K) / Q.shape[-1], mask)
+    return w @ V, w
+
+
+def _sd_scale_sqrt_dv(Q, K, V, mask=None):
+    w = _ref.masked_softmax(Q @ _T(K) / np.sqrt(V.shape[-1]), mask)
+    return w @ V, w
+
+
+def _sd_scale_sqrt_lk(Q, K, V, mask=None):
+    w = _ref.masked_softmax(Q @ _T(K) / np.sqrt(K.shape[-2]), mask)
+    return w @ V, w
+
+
+def _sd_axis_queries(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    w = _softmax(s, axis=-2)
+    return w @ V, w
+
+
+def _sd_swapped(Q, K, V, mask=None):
+    out, w = _ref.scaled_dot_product_attention(Q, K, V, mask)
+    return w, out
+
+
+def _sd_average_keys(Q, K, V, mask=None):
+    w = _ref.masked_softmax(Q @ _T(K) / np.sqrt(Q.shape[-1]), mask)
+    return w @ K, w
+
+
+def _sd_mask_ignored(Q, K, V, mask=None):
+    return _ref.scaled_dot_product_attention(Q, K, V)
+
+
+def _sd_mask_inverted(Q, K, V, mask=None):
+    return _ref.scaled_dot_product_attention(Q, K, V, None if mask is None else ~mask)
+
+
+def _sd_mask_after(Q, K, V, mask=None):
+    out, w = _ref.scaled_dot_product_attention(Q, K, V)
+    if mask is not None:
+        w = w * mask
+    return w @ V, w
+
+
+def _sd_mask_nan(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))  # -inf - (-inf) = NaN on a fully masked row
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ V, w
+
+
+def _sd_mask_large_negative(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -1e9)
+    w = _softmax(s)
+    return w @ V, w
+
+
+def _sd_mask_zero(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, 0.0)
+    w = _softmax(s)
+    return w @ V, w
+
+
+SDPA_MISTAKES = [
+    Mistake("`K.T` on a batch: it reverses every axis, not just the last two",
+            "use `np.swapaxes(K, -1, -2)` (or `K.swapaxes(-1, -2)`), which transposes only the "
+            "last two axes and keeps the batch axes in front.", _sd_K_T),
+    Mistake("no scaling: softmax(Q Kᵀ) instead of softmax(Q Kᵀ / √Dk)",
+            "divide the scores by `np.sqrt(Dk)`, with `Dk = Q.shape[-1]`.", _sd_no_scale),
+    Mistake("scaling by Dk instead of √Dk",
+            "divide by `np.sqrt(Q.shape[-1])`: the standard deviation of q·k grows like √Dk.",
+            _sd_scale_dk),
+    Mistake("scaling by √Dv (the value width) instead of √Dk",
+            "the scale belongs to the dot product of queries and keys: `np.sqrt(Q.shape[-1])`.",
+            _sd_scale_sqrt_dv),
+    Mistake("scaling by √Lk (the number of keys) instead of √Dk",
+            "use the key *width* `Q.shape[-1]`, not the number of keys `K.shape[-2]`.",
+            _sd_scale_sqrt_lk),
+    Mistake("a softmax over the queries (axis -2) instead of over the keys",
+            "each query's weights over the keys must sum to one: softmax over the last axis.",
+            _sd_axis_queries),
+    Mistake("returning (weights, output) instead of (output, weights)",
+            "return the output first: `return weights @ V, weights`.", _sd_swapped),
+    Mistake("averaging the keys instead of the values",
+            "the output is `weights @ V`; the keys only decide the weights.", _sd_average_keys),
+    Mistake("the mask is ignored",
+            "block the keys where `mask` is False: set their scores to `-np.inf` before the softmax "
+            "(`np.where(mask, scores, -np.inf)`).", _sd_mask_ignored),
+    Mistake("the mask is inverted (True treated as blocked)",
+            "in this course `True` means *may attend* (as in torch's "
+            "`F.scaled_dot_product_attention`): keep the scores where `mask` is True.",
+            _sd_mask_inverted),
+    Mistake("the mask applied after the softmax (weights * mask) without renormalising",
+            "mask the *scores* before the softmax, so the remaining weights still sum to one.",
+            _sd_mask_after),
+    Mistake("masked scores set to 0 instead of -inf (masked keys still get weight)",
+            "a score of 0 is an ordinary score; use `-np.inf`, whose exponential is exactly 0.",
+            _sd_mask_zero),
+    Mistake("a fully masked row becomes NaN: with every score -inf, the softmax computes "
+            "-inf - (-inf) and 0 / 0",
+            "a row with no key to attend to must get all-zero weights: replace a row maximum of "
+            "-inf by 0 before subtracting it, and divide by the row sum only where it is > 0 "
+            "(e.g. `np.where(total > 0, total, 1.0)`).", _sd_mask_nan),
+    Mistake("masked scores filled with a large negative number (e.g. -1e9): a fully masked row gets "
+            "uniform weights instead of zeros",
+            "a row with no key to attend to must get weight 0 everywhere and a zero output: fill "
+            "with `-np.inf`, then set the weights of fully masked rows to 0 (see the hint).",
+            _sd_mask_large_negative),
+]
+
+
+def _qkv(rng, batch, Lq, Lk, Dk, Dv):
+    return (rng.normal(size=(*batch, Lq, Dk)), rng.normal(size=(*batch, Lk, Dk)),
+            rng.normal(size=(*batch, Lk, Dv)))
+
+
+def _partial_mask(rng, shape, fully_masked_rows=0):
+    """A boolean mask where every row has a True and a False entry; then ``fully_masked_rows``
+    rows (of the first batch item) are set all False."""
+    *batch, Lq, Lk = shape
+    mask = rng.random(shape) < 0.5
+    flat = mask.reshape(-1, Lk)
+    for row in flat:
+        i, j = rng.choice(Lk, size=2, replace=False)
+        row[i], row[j] = True, False
+    mask = flat.reshape(shape)
+    for r in range(fully_masked_rows):
+        mask[(0,) * len(batch) + (1 + r,)] = False
+    return mask
+
+
+def _sd_cases(hidden: bool) -> list[Case]:
+    rng = np.random.default_rng(221 if hidden else 61)
+    sizes = [(2, 6, 3, 5), (5, 3, 6, 2), (1, 4, 4, 3)] if hidden else [(3, 5, 4, 2), (4, 2, 3, 6), (1, 3, 5, 4)]
+    return [Case(_qkv(rng, (), *s), why="one sequence, Lq != Lk, Dk != Dv") for s in sizes]
+
+
+def _sd_batched_cases(hidden: bool) -> list[Case]:
+    rng = np.random.default_rng(222 if hidden else 62)
+    shapes = [((3,), 2, 5, 4, 2), ((2, 3), 4, 3, 2, 5)] if hidden else [((2,), 3, 5, 4, 2), ((3, 2), 4, 3, 5, 6)]
+    return [Case(_qkv(rng, b, *s), why="leading batch dimensions") for b, *s in shapes]
+
+
+def _sd_mask_cases(hidden: bool) -> list[Case]:
+    rng = np.random.default_rng(223 if hidden else 63)
+    shapes = [((), 5, 4, 3, 2), ((3,), 3, 6, 2, 4)] if hidden else [((), 4, 5, 3, 2), ((2,), 3, 4, 5, 3)]
+    cases = []
+    for b, Lq, Lk, Dk, Dv in shapes:
+        Q, K, V = _qkv(rng, b, Lq, Lk, Dk, Dv)
+        cases.append(Case((Q, K, V), {"mask": _partial_mask(rng, (*b, Lq, Lk))},
+                          why="every query may attend to some keys but not all"))
+    return cases
+
+
+def _sd_fully_masked_cases(hidden: bool) -> list[Case]:
+    rng = np.random.default_rng(224 if hidden else 64)
+    shapes = [((2,), 4, 3, 5, 2), ((), 3, 6, 2, 4)] if hidden else [((), 4, 5, 3, 2), ((2,), 3, 4, 2, 5)]
+    cases = []
+    for b, Lq, Lk, Dk, Dv in shapes:
+        Q, K, V = _qkv(rng, b, Lq, Lk, Dk, Dv)
+        cases.append(Case((Q, K, V), {"mask": _partial_mask(rng, (*b, Lq, Lk), fully_masked_rows=1)},
+                          why="query 1 may attend to no key: it needs zero weights and a zero output"))
+    return cases
+
+
+def _check_sdpa(fn, cases, hidden, passed):
+    run_check(fn, exercise="scaled_dot_product_attention", reference=_ref.scaled_dot_product_attention,
+              cases=cases, mistakes=SDPA_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed=passed)
+
+
+def check_sdpa(scaled_dot_product_attention, hidden: bool = False) -> None:
+    """Check ``softmax(Q Kᵀ / √Dk) V`` and its weights on one sequence ``(Lq, Dk)``."""
+    _check_sdpa(scaled_dot_product_attention, _sd_cases(hidden), hidden,
+                "output and weights match on one sequence")
+
+
+def check_sdpa_batched(scaled_dot_product_attention, hidden: bool = False) -> None:
+    """Check ``scaled_dot_product_attention`` with leading batch dimensions ``(..., Lq, Dk)``."""
+    _check_sdpa(scaled_dot_product_attention, _sd_batched_cases(hidden), hidden, "works on batches")
+
+
+def check_sdpa_mask(scaled_dot_product_attention, hidden: bool = False) -> None:
+    """Check that masked keys (mask False) get weight exactly 0 and the rest renormalise."""
+    _check_sdpa(scaled_dot_product_attention, _sd_mask_cases(hidden), hidden,
+                "masked keys get zero weight")
+
+
+def check_sdpa_fully_masked(scaled_dot_product_attention, hidden: bool = False) -> None:
+    """Check that a query with no key to attend to gets zero weights and a zero output (no NaN)."""
+    _check_sdpa(scaled_dot_product_attention, _sd_fully_masked_cases(hidden), hidden,
+                "a fully masked row gives zeros, not NaN")

@@ -1,0 +1,57 @@
+"""Cross-attention: queries from one sequence, keys and values from another (numpy reference).
+
+Shape letters: ``Lq`` query length, ``Lk`` key/value length, ``Dq`` query-token width,
+``Dkv`` key/value-token width, ``Dk`` query/key width, ``Dv`` value width; any leading batch
+dimensions ``...`` are allowed (they broadcast as in a matmul).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import require_equal, require_ndim
+from .attention import scaled_dot_product_attention
+
+
+def cross_attention(
+    X_q: np.ndarray,
+    X_kv: np.ndarray,
+    W_q: np.ndarray,
+    W_k: np.ndarray,
+    W_v: np.ndarray,
+    mask: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Attention of the tokens of ``X_q`` over the tokens of ``X_kv``.
+
+    ``Q = X_q W_q``, ``K = X_kv W_k``, ``V = X_kv W_v``, then ``softmax(Q K^T / sqrt(Dk)) V``.
+    Self-attention is the special case ``X_q is X_kv``.
+
+    Args:
+        X_q: ``(..., Lq, Dq)`` the tokens that ask (e.g. the decoder's).
+        X_kv: ``(..., Lk, Dkv)`` the tokens that answer (e.g. the encoder's).
+        W_q: ``(Dq, Dk)``; W_k: ``(Dkv, Dk)``; W_v: ``(Dkv, Dv)``.
+        mask: boolean, broadcastable to ``(..., Lq, Lk)``, ``True`` = may attend; a query with
+            no key to attend to gets all-zero weights and a zero output.
+
+    Returns:
+        ``(output (..., Lq, Dv), weights (..., Lq, Lk))``.
+
+    Equivalent to ``F.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v,
+    attn_mask=mask)``, which returns no weights.
+    """
+    X_q, X_kv, W_q, W_k, W_v = (np.asarray(a, dtype=float) for a in (X_q, X_kv, W_q, W_k, W_v))
+    require_ndim(X_q, "X_q", ("Lq", "Dq"))
+    require_ndim(X_kv, "X_kv", ("Lk", "Dkv"))
+    require_ndim(W_q, "W_q", ("Dq", "Dk"), batch=False)
+    require_ndim(W_k, "W_k", ("Dkv", "Dk"), batch=False)
+    require_ndim(W_v, "W_v", ("Dkv", "Dv"), batch=False)
+    require_equal(X_q.shape[-1], W_q.shape[0], "width Dq", "X_q", X_q.shape, "W_q", W_q.shape)
+    require_equal(X_kv.shape[-1], W_k.shape[0], "width Dkv", "X_kv", X_kv.shape, "W_k", W_k.shape)
+    require_equal(X_kv.shape[-1], W_v.shape[0], "width Dkv", "X_kv", X_kv.shape, "W_v", W_v.shape)
+    require_equal(W_q.shape[1], W_k.shape[1], "width Dk", "W_q", W_q.shape, "W_k", W_k.shape)
+    Q = X_q @ W_q  # (..., Lq, Dq) x (Dq, Dk) -> (..., Lq, Dk)
+    K = X_kv @ W_k  # (..., Lk, Dkv) x (Dkv, Dk) -> (..., Lk, Dk)
+    V = X_kv @ W_v  # (..., Lk, Dkv) x (Dkv, Dv) -> (..., Lk, Dv)
+    return scaled_dot_product_attention(Q, K, V, mask)  # (..., Lq, Dv), (..., Lq, Lk)
+
+
+__all__ = ["cross_attention"]
