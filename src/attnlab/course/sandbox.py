@@ -232,7 +232,9 @@ def main(job_dir: str) -> int:
             signal.setitimer(signal.ITIMER_REAL, 0)
             sys.stdout, sys.stderr = real_stdout, sys.__stderr__
         error = getattr(shell, "_last_error", None)
-        if error and "MemoryError" in error:
+        if error and error.startswith("_Timeout"):  # IPython caught the alarm itself
+            status, error = "timeout", f"the cell ran longer than {job['cell_timeout']:g} s"
+        elif error and "MemoryError" in error:
             status = "memory"
         cell_log.append({"index": index, "label": label, "status": status, "error": error,
                          "seconds": round(time.perf_counter() - start, 3), "stdout": out.text()})
