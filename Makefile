@@ -6,6 +6,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.attnlab-installed
 PORT   ?= 8888
+# Jupyter refuses to run as root unless told (containers, CI machines)
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_ARGS ?=
 JOBS   ?= 2
 
@@ -27,7 +29,7 @@ $(STAMP): requirements.txt pyproject.toml
 bootstrap: $(STAMP)
 
 lab: bootstrap
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
 test: bootstrap
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)

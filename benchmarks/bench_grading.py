@@ -1,0 +1,99 @@
+"""Grading speed, measured in one run (ratios, since shared machines are noisy).
+
+    .venv/bin/python benchmarks/bench_grading.py [--assignment 01_weighted_averages] [--n 10]
+
+Prints:
+1. the adversarial corpus plus N correct submissions graded with --jobs 2 (target <= 10 min);
+2. per-notebook time of `attnlab-course grade --jobs 1` against plain `nbgrader autograde` on
+   the same N correct submissions (target: ratio <= 1.5);
+3. `--jobs 2` against `--jobs 1` on the same N submissions (target: speed-up >= 1.6).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import adversarial as adv  # noqa: E402
+import coursekit as ck  # noqa: E402
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _course(tmp: Path, name: str, assignment: str, n: int) -> Path:
+    course = ck.make_course(tmp / name)
+    for i in range(n):
+        ck.submit(course, f"s{i:02d}", assignment, ck.completed_student_notebook(assignment))
+    proc = ck.course_command(course, "release", assignment)
+    assert proc.returncode == 0, proc.stderr
+    return course
+
+
+def _grade(course: Path, *args: str) -> None:
+    proc = ck.course_command(course, "grade", "--no-feedback", *args)
+    if proc.returncode != 0:
+        raise SystemExit(proc.stdout + proc.stderr)
+
+
+def _plain_nbgrader(course: Path, assignment: str) -> None:
+    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(course),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    proc = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", assignment, "--force",
+                           "--log-level=ERROR"], cwd=course / "autograde", env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(proc.stdout + proc.stderr)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--assignment", default=adv.ASSIGNMENT)
+    parser.add_argument("--n", type=int, default=10, help="correct submissions (default: 10)")
+    args = parser.parse_args()
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        # 1. the corpus
+        course = ck.make_course(tmp / "corpus")
+        ck.course_command(course, "release", adv.ASSIGNMENT)
+        adv.set_duedate(course, adv.ASSIGNMENT, "2026-01-01 00:00:00 UTC")
+        corpus = adv.build_corpus(course, correct=args.n)
+        seconds = _timed(lambda: _grade(course, "--jobs", "2", "--cell-timeout", "10"))
+        flag = "ok" if seconds <= 600 else "SLOW"
+        ok &= seconds <= 600
+        print(f"corpus: {len(corpus) - args.n} attacks + {args.n} correct, --jobs 2: {seconds:.1f} s "
+              f"(target <= 600 s) {flag}")
+
+        # 2. overhead against plain nbgrader, 3. --jobs scaling
+        plain = _course(tmp, "plain", args.assignment, args.n)
+        ours1 = _course(tmp, "ours1", args.assignment, args.n)
+        ours2 = _course(tmp, "ours2", args.assignment, args.n)
+        t_plain = _timed(lambda: _plain_nbgrader(plain, args.assignment))
+        t_one = _timed(lambda: _grade(ours1, "--jobs", "1"))
+        t_two = _timed(lambda: _grade(ours2, "--jobs", "2"))
+        ratio, speedup = t_one / t_plain, t_one / t_two
+        ok &= ratio <= 1.5 and speedup >= 1.6
+        print(f"{args.assignment}, {args.n} correct submissions:")
+        print(f"  plain nbgrader autograde : {t_plain:7.1f} s  ({t_plain / args.n:.2f} s per notebook)")
+        print(f"  attnlab-course --jobs 1  : {t_one:7.1f} s  ({t_one / args.n:.2f} s per notebook)")
+        print(f"  attnlab-course --jobs 2  : {t_two:7.1f} s")
+        print(f"  overhead ratio (ours / nbgrader): {ratio:.2f}  (target <= 1.5) {'ok' if ratio <= 1.5 else 'MISSED'}")
+        print(f"  speed-up --jobs 2 / --jobs 1:    {speedup:.2f}  (target >= 1.6) {'ok' if speedup >= 1.6 else 'MISSED'}")
+        print(f"  (cores: {os.cpu_count()})")
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
