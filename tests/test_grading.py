@@ -58,3 +58,35 @@ def test_autograde_scores_and_feedback(assignment, tmp_path):
     assert set(rows) == {"complete", "untouched", *(f"wrong{k}" for k in range(len(rounds)))}
     assert float(rows["complete"]["score"]) == sum(full.values())
     assert float(rows["untouched"]["score"]) == 0
+
+
+def test_plain_nbgrader_autograde_with_the_course_config(tmp_path):
+    """Instructors may also run `nbgrader autograde` themselves: the configuration must still
+    give full marks to a correct notebook even when it writes to stderr (IgnorePattern), restore
+    deleted test cells, and give 0 to the untouched notebook."""
+    import os
+    import subprocess
+    import sys
+
+    assignment = "01_weighted_averages"
+    course = ck.make_course(tmp_path)
+    noisy = ck.completed_student_notebook(assignment, {"softmax": (
+        "import sys\n"
+        "def softmax(x, axis=-1):\n"
+        "    print('debugging softmax', file=sys.stderr)\n"
+        "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n")})
+    ck.submit(course, "noisy", assignment, noisy)
+    blank = ck.load(ck.release_path(assignment))
+    blank["cells"] = [c for c in blank["cells"] if ck.nbg(c).get("grade_id") != "test_softmax"]
+    ck.submit(course, "deleted", assignment, blank)
+    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(course),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    for step in (["generate_assignment", assignment, "--force"], ["autograde", assignment, "--force"]):
+        proc = subprocess.run([sys.executable, "-m", "nbgrader", *step], cwd=course / "autograde",
+                              env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    full = ck.max_points(ck.load(ck.solution_path(assignment)))
+    scores = ck.cell_scores(course, assignment)
+    assert scores["noisy"] == full
+    assert set(scores["deleted"]) == set(full) and not any(scores["deleted"].values())
