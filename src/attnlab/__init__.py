@@ -15,7 +15,7 @@ from .kernels import (
     fit_bandwidth, gaussian_attention_weights, gaussian_kernel, kernel_ridge_fit, kernel_ridge_predict,
     leave_one_out_error, leave_one_out_predictions, nadaraya_watson,
 )
-from .linear_attention import (
+from .linearised_attention import (
     elu_feature_map, linear_attention, linear_attention_recurrent, positive_random_features,
 )
 

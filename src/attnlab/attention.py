@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import require_equal, require_int, require_ndim
-from .masks import masked_softmax
+from .masks import _softmax_rows, masked_softmax
 
 
 def scaled_dot_product_attention(
@@ -26,8 +26,9 @@ def scaled_dot_product_attention(
     Returns:
         ``(output (..., Lq, Dv), weights (..., Lq, Lk))``.
 
-    Equivalent to ``torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask)``
-    (which also returns no weights), except on fully masked rows, where torch gives NaN::
+    Equivalent to ``torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask)``,
+    which returns no weights (recent torch also gives a fully masked row a zero output; older
+    versions and ``nn.MultiheadAttention`` give NaN there)::
 
         weights = softmax(Q @ K.swapaxes(-1, -2) / sqrt(Dk))   # masked entries set to -inf first
         output = weights @ V
@@ -39,9 +40,23 @@ def scaled_dot_product_attention(
     require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
     require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
     Dk = Q.shape[-1]
-    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dk)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
-    weights = masked_softmax(scores, mask)  # (..., Lq, Lk)
+    if mask is not None:
+        scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dk)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
+        weights = masked_softmax(scores, mask)  # (..., Lq, Lk)
+    elif _is_power_of_two(np.sqrt(Dk)):  # Dk = 1, 4, 16, 64, 256, ...: the same numbers, faster
+        # Dividing by a power of two only changes the exponent, so dividing Q first gives the
+        # very bits of dividing the scores, with Lq*Dk divisions instead of Lq*Lk.
+        scores = (Q / np.sqrt(Dk)) @ np.swapaxes(K, -1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
+        weights = _softmax_rows(scores, scores)  # (..., Lq, Lk), in place (see _softmax_rows)
+    else:
+        scores = Q @ np.swapaxes(K, -1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
+        weights = _softmax_rows(scores, scores, divisor=np.sqrt(Dk))  # (..., Lq, Lk), in place
     return weights @ V, weights  # (..., Lq, Lk) x (..., Lk, Dv) -> (..., Lq, Dv)
+
+
+def _is_power_of_two(x: float) -> bool:
+    mantissa, _ = np.frexp(x)
+    return bool(mantissa == 0.5)
 
 
 def attend(q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

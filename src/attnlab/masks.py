@@ -61,8 +61,8 @@ def masked_softmax(scores: np.ndarray, mask: np.ndarray | None = None) -> np.nda
     """
     scores = np.asarray(scores, dtype=float)
     require_ndim(scores, "scores", ("Lq", "Lk"))
-    if mask is None:
-        mask = np.ones(scores.shape, dtype=bool)
+    if mask is None:  # the same arithmetic as below with an all-True mask, without the mask
+        return _softmax_rows(scores, np.empty(scores.shape))
     mask = np.asarray(mask)
     check_mask(mask, scores.shape)
     mask = np.broadcast_to(mask, scores.shape)
@@ -72,6 +72,40 @@ def masked_softmax(scores: np.ndarray, mask: np.ndarray | None = None) -> np.nda
     e = np.where(mask, np.exp(blocked - row_max), 0.0)  # masked -> exactly 0
     total = e.sum(axis=-1, keepdims=True)  # (..., Lq, 1)
     return e / np.where(total > 0, total, 1.0)  # a fully masked row stays all zero
+
+
+_BLOCK_BYTES = 1 << 20  # rows processed at a time by `_softmax_rows`: 1 MiB stays in cache
+
+
+def _softmax_rows(src: np.ndarray, out: np.ndarray, divisor: float | None = None) -> np.ndarray:
+    """``out = softmax(src / divisor)`` over the last axis, unmasked; ``out`` may be ``src``.
+
+    Exactly the arithmetic of :func:`masked_softmax` with no mask (a non-finite row maximum is
+    replaced by 0, an all-zero row stays zero), done in place a block of rows at a time so
+    that each of the five passes (divide, max, subtract, exp, sum and normalise) reads data
+    that is still in cache instead of allocating a new ``(..., Lq, Lk)`` temporary per step.
+    ``src`` and ``out``: float64 arrays of the same shape, ``out`` C-contiguous.
+    """
+    Lk = src.shape[-1]
+    if Lk == 0:
+        src.max(axis=-1)  # raises numpy's ValueError for an empty reduction, as masked_softmax does
+    rows_in = src.reshape(-1, Lk)  # (R, Lk); a copy only if src is not contiguous (read-only use)
+    rows = out.reshape(-1, Lk)  # (R, Lk), a view: out is C-contiguous
+    step = max(1, _BLOCK_BYTES // (8 * max(Lk, 1)))
+    for r0 in range(0, rows.shape[0], step):
+        block = rows[r0:r0 + step]  # (r, Lk)
+        if divisor is not None:
+            np.divide(rows_in[r0:r0 + step], divisor, out=block)
+            src_block = block
+        else:
+            src_block = rows_in[r0:r0 + step]
+        row_max = src_block.max(axis=-1, keepdims=True)  # (r, 1)
+        row_max = np.where(np.isfinite(row_max), row_max, 0.0)
+        np.subtract(src_block, row_max, out=block)
+        np.exp(block, out=block)
+        total = block.sum(axis=-1, keepdims=True)  # (r, 1)
+        np.divide(block, np.where(total > 0, total, 1.0), out=block)
+    return out
 
 
 __all__ = ["causal_mask", "padding_mask", "masked_softmax", "check_mask", "fmt"]

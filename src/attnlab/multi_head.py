@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import fmt, require_equal, require_int, require_ndim
+from ._validate import fmt, require_int, require_ndim
 from .attention import scaled_dot_product_attention
 
 
@@ -69,6 +69,15 @@ def _check_mha_inputs(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads):
     return _head_width(D, num_heads)
 
 
+def _check_mha_mask(mask) -> None:
+    """Refuse a 3-D mask: ``(B, Lq, Lk)`` would silently line its batch axis up with the heads."""
+    if mask is not None and len(mask.shape) == 3:
+        raise ValueError(
+            f"mask: expected (Lq, Lk) or 4-D (B, H, Lq, Lk) with 1 for shared axes, got the "
+            f"ambiguous 3-D shape {fmt(mask.shape)}: use mask[:, None] for one mask per sequence "
+            "(B, Lq, Lk), or mask[None] for one mask per head (H, Lq, Lk)")
+
+
 def multi_head_attention(
     X_q: np.ndarray,
     X_kv: np.ndarray,
@@ -87,7 +96,8 @@ def multi_head_attention(
             ``h*Dh:(h+1)*Dh`` of ``W_q, W_k, W_v`` and the same rows of ``W_o``.
         num_heads: ``H``, a divisor of ``D``; every head scales its scores by ``sqrt(D / H)``.
         mask: boolean, broadcastable to ``(B, H, Lq, Lk)``, ``True`` = may attend (the same for
-            every head: pass ``(Lq, Lk)``, ``(B, 1, Lq, Lk)`` or ``(B, 1, 1, Lk)``).
+            every head: pass ``(Lq, Lk)``, ``(B, 1, Lq, Lk)`` or ``(B, 1, 1, Lk)``); a 3-D mask
+            is refused as ambiguous.
 
     Returns:
         ``(output (B, Lq, D), weights (B, H, Lq, Lk))``.
@@ -98,6 +108,7 @@ def multi_head_attention(
     """
     X_q, X_kv, W_q, W_k, W_v, W_o = (np.asarray(a, dtype=float) for a in (X_q, X_kv, W_q, W_k, W_v, W_o))
     _check_mha_inputs(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads)
+    _check_mha_mask(mask)
     Q = split_heads(X_q @ W_q, num_heads)  # (B, Lq, D) -> (B, H, Lq, Dh)
     K = split_heads(X_kv @ W_k, num_heads)  # (B, Lk, D) -> (B, H, Lk, Dh)
     V = split_heads(X_kv @ W_v, num_heads)  # (B, Lk, D) -> (B, H, Lk, Dh)

@@ -61,24 +61,25 @@ def _to_numpy(x: Any) -> Any:
     return x
 
 
-def describe(case: Case, names: Sequence[str]) -> str:
-    """``x of shape (3, 4), axis=0 (logits of +-1e4)``."""
+def describe(case: Case, names: Sequence[str], values: bool = True) -> str:
+    """``x of shape (3, 4), axis=0 (logits of +-1e4)``; with ``values=False`` (hidden cases)
+    scalars are named but not shown."""
     parts = []
     for name, arg in zip(names, case.args):
-        parts.append(_describe_value(name, arg))
+        parts.append(_describe_value(name, arg, values))
     for name, arg in case.kwargs.items():
-        parts.append(_describe_value(name, arg))
+        parts.append(_describe_value(name, arg, values))
     text = ", ".join(parts)
     return f"{text} ({case.why})" if case.why else text
 
 
-def _describe_value(name: str, value: Any) -> str:
+def _describe_value(name: str, value: Any, values: bool = True) -> str:
     shape = getattr(value, "shape", None)
     if shape is not None and len(shape) > 0:
         return f"{name} of shape {tuple(int(s) for s in shape)}"
     if callable(value):
         return f"{name}={getattr(value, '__name__', 'a function')}"
-    return f"{name}={value!r}"
+    return f"{name}={value!r}" if values else f"a hidden {name}"
 
 
 def _same_args(a: Any, b: Any) -> bool:
@@ -200,7 +201,7 @@ class CheckSpec:
     def judge(self, index: int, got: Outcome) -> str | None:
         """None if ``got`` is right on case ``index``; otherwise the failure message."""
         case = self.cases[index]
-        where = describe(case, self.arg_names)
+        where = describe(case, self.arg_names, values=self.show_values)
         if got.error == "NotImplementedError":
             return (f"{self.exercise} is not implemented yet: replace `raise NotImplementedError()` "
                     "with your code, run that cell, then run this check again.")

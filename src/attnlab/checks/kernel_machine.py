@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import kernels as _ref
-from .. import linear_attention as _lin
+from .. import linearised_attention as _lin
 from ..averages import softmax
 from ._core import Case, Mistake, run_check
 

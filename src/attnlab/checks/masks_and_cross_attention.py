@@ -62,6 +62,10 @@ def _cm_bottom_right(Lq, Lk):
 
 
 def _cm_swapped(Lq, Lk):
+    return _masks.causal_mask(Lq, Lk).T
+
+
+def _cm_swapped_tril(Lq, Lk):
     return np.tril(np.ones((Lk, Lq), dtype=bool))
 
 
@@ -92,14 +96,18 @@ CAUSAL_MASK_MISTAKES = [
             "Lq and Lk are (`np.tril(np.ones((Lq, Lk), dtype=bool))`, no offset).",
             _cm_bottom_right),
     Mistake("the shape (Lk, Lq) instead of (Lq, Lk)",
-            "rows are queries and columns are keys: build the mask with shape (Lq, Lk).", _cm_swapped),
+            "rows are queries and columns are keys: build the mask with shape (Lq, Lk), from a "
+            "column of query indices `(Lq, 1)` and a row of key indices `(1, Lk)`.", _cm_swapped),
+    Mistake("the shape (Lk, Lq) instead of (Lq, Lk)",
+            "rows are queries and columns are keys: `np.ones((Lq, Lk), dtype=bool)`, in that order.",
+            _cm_swapped_tril),
     Mistake("a square (Lq, Lq) mask that ignores Lk",
             "the mask needs one column per key: shape (Lq, Lk).", _cm_square),
 ]
 
 
 def _cm_cases(hidden: bool) -> list[Case]:
-    shapes = [(6, 6), (2, 5), (5, 2), (1, 3)] if hidden else [(4, 4), (3, 5), (5, 3)]
+    shapes = [(2, 5), (6, 6), (5, 2), (1, 3)] if hidden else [(3, 5), (4, 4), (5, 3)]
     why = {True: "a square mask", False: "Lq != Lk"}
     return [Case((Lq, Lk), why=why[Lq == Lk] + (", fewer queries than keys" if Lq < Lk else
                                                  ", more queries than keys" if Lq > Lk else ""))
@@ -167,9 +175,11 @@ def _pm_cases(hidden: bool) -> list[Case]:
         data = [([3, 1, 6, 0], 6), ([2], 2), ([4, 2], 7)]
     else:
         data = [([2, 5, 1], 5), ([0, 3], 3), ([4, 2, 4, 1], 6)]
-    return [Case((np.array(lengths, dtype=np.int64), Lk),
-                 why="lengths " + ", ".join(map(str, lengths)) + " (a length 0 or Lk included)"
-                 if (0 in lengths or Lk in lengths) else "random lengths")
+    def why(lengths, Lk):
+        return (f"lengths {lengths}" + (", an empty sequence" if 0 in lengths else "")
+                + (", a sequence without padding" if Lk in lengths else ""))
+
+    return [Case((np.array(lengths, dtype=np.int64), Lk), why=why(lengths, Lk))
             for lengths, Lk in data]
 
 
@@ -228,9 +238,9 @@ MASKED_SOFTMAX_MISTAKES = [
             "True = may attend: keep the scores where `mask` is True and block the others.",
             _ms_inverted),
     Mistake("filling masked scores with -inf: a fully masked row becomes 0/0 = NaN",
-            "after the softmax, set the weights of rows with no True entry to 0 (e.g. "
-            "`np.where(mask, weights, 0)` after replacing NaN, or divide by a row sum that you "
-            "replace by 1 where it is 0).", _ms_neg_inf),
+            "keep the weights only where the mask is True: `np.where(mask, weights, 0.0)` turns "
+            "the NaN of a fully masked row into zeros (or divide by a row sum that you replace by 1 "
+            "where it is 0).", _ms_neg_inf),
     Mistake("filling masked scores with a big negative number (-1e9): a fully masked row gets "
             "uniform weights instead of zeros",
             "on a row where every score is -1e9 the softmax is uniform (shift invariance); "

@@ -20,7 +20,6 @@ import numpy as np
 
 from .. import masks as _masks
 from .. import multi_head as _ref
-from ..averages import softmax as _softmax
 from ._core import Case, Mistake, run_check
 
 # ---------------------------------------------------------------------------------------------
@@ -233,6 +232,10 @@ MHA_FLAGS = [  # (name, fix, flags); shared by the function and the module check
     ("heads merged without transposing back (a reshape straight to (B, L, D))",
      "use `attnlab.merge_heads` (or swap axes 1 and 2 back before reshaping to (B, L, D)).",
      {"merge_mode": "no_transpose"}),
+    ("heads split and merged without the transposes (plain reshapes to (B, H, L, Dh) and back)",
+     "a reshape alone cuts the sequence, not the features: use `attnlab.split_heads` and "
+     "`attnlab.merge_heads` (reshape to (B, L, H, Dh), then swap axes 1 and 2; and back).",
+     {"split_mode": "no_transpose", "merge_mode": "no_transpose"}),
     ("interleaved heads (columns h, h+H, ... instead of h*Dh:(h+1)*Dh)",
      "head h owns the contiguous columns h*Dh:(h+1)*Dh: use `attnlab.split_heads` and "
      "`attnlab.merge_heads`.", {"split_mode": "interleaved"}),
@@ -413,7 +416,8 @@ MODULE_MISTAKES = [
     Mistake("the projections' biases left out (`X @ self.W_q.weight.T` without `+ self.W_q.bias`)",
             "call the layers (`self.W_q(X_q)`), which add their biases.",
             partial(_module_variant, use_bias=False)),
-] + [Mistake(name, fix.replace("`attnlab.", "`attnlab.torch."), partial(_module_variant, **flags))
+] + [Mistake(name, fix.replace("`attnlab.", "`attnlab.torch.").replace("`np.sqrt(", "`math.sqrt("),
+             partial(_module_variant, **flags))
      for name, fix, flags in MHA_FLAGS]
 
 

@@ -378,6 +378,14 @@ def _sd_axis_queries(Q, K, V, mask=None):
     return w @ V, w
 
 
+def _sd_axis0(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    w = _softmax(s, axis=0)
+    return w @ V, w
+
+
 def _sd_swapped(Q, K, V, mask=None):
     out, w = _ref.scaled_dot_product_attention(Q, K, V, mask)
     return w, out
@@ -446,6 +454,9 @@ SDPA_MISTAKES = [
     Mistake("a softmax over the queries (axis -2) instead of over the keys",
             "each query's weights over the keys must sum to one: softmax over the last axis.",
             _sd_axis_queries),
+    Mistake("a softmax over axis 0 (the batch axis when there is a batch)",
+            "normalise over the keys, the last axis: `axis=-1`, whatever the batch dimensions.",
+            _sd_axis0),
     Mistake("returning (weights, output) instead of (output, weights)",
             "return the output first: `return weights @ V, weights`.", _sd_swapped),
     Mistake("averaging the keys instead of the values",

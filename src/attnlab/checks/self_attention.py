@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import self_attention as _ref
+from ..self_attention import absorb_bias as _absorb_bias
+from ..self_attention import append_ones as _append_ones
+from ..self_attention import self_attention as _self_attention
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ..masks import masked_softmax as _masked_softmax
@@ -66,6 +68,12 @@ def _sa_axis(X, W_q, W_k, W_v):
     return A @ V, A
 
 
+def _sa_axis0(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    A = _softmax(Q @ _T(K) / np.sqrt(W_q.shape[1]), axis=0)
+    return A @ V, A
+
+
 def _sa_no_softmax(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
     A = Q @ _T(K) / np.sqrt(W_q.shape[1])
@@ -91,7 +99,7 @@ def _sa_q_k_swapped(X, W_q, W_k, W_v):
 
 
 def _sa_swapped(X, W_q, W_k, W_v):
-    Z, A = _ref.self_attention(X, W_q, W_k, W_v)
+    Z, A = _self_attention(X, W_q, W_k, W_v)
     return A, Z
 
 
@@ -114,6 +122,9 @@ SELF_ATTENTION_MISTAKES = [
     Mistake("a softmax over the wrong axis (over the queries, axis -2)",
             "row i of A holds token i's weights over all tokens: softmax over the last axis.",
             _sa_axis),
+    Mistake("a softmax over the wrong axis (axis=0, which is the batch axis for a batch)",
+            "row i of A holds token i's weights over all tokens: `attnlab.softmax(scores, axis=-1)`.",
+            _sa_axis0),
     Mistake("no softmax: the scaled scores used as weights",
             "A = `attnlab.softmax(scores, axis=-1)`: the weights must be on the simplex.",
             _sa_no_softmax),
@@ -151,7 +162,7 @@ def _sa_batched_cases(hidden: bool) -> list[Case]:
 
 def check_self_attention(self_attention, hidden: bool = False) -> None:
     """Check ``self_attention(X, W_q, W_k, W_v)`` on one sequence ``(L, D)``."""
-    run_check(self_attention, exercise="self_attention", reference=_ref.self_attention,
+    run_check(self_attention, exercise="self_attention", reference=_self_attention,
               cases=_sa_cases(hidden), mistakes=SELF_ATTENTION_MISTAKES,
               arg_names=("X", "W_q", "W_k", "W_v"), outputs=("Z", "A"), show_values=not hidden,
               passed="Z and A match on one sequence")
@@ -159,7 +170,7 @@ def check_self_attention(self_attention, hidden: bool = False) -> None:
 
 def check_self_attention_batched(self_attention, hidden: bool = False) -> None:
     """Check ``self_attention`` on a batch ``(..., L, D)``."""
-    run_check(self_attention, exercise="self_attention", reference=_ref.self_attention,
+    run_check(self_attention, exercise="self_attention", reference=_self_attention,
               cases=_sa_batched_cases(hidden), mistakes=SELF_ATTENTION_MISTAKES,
               arg_names=("X", "W_q", "W_k", "W_v"), outputs=("Z", "A"), show_values=not hidden,
               passed="works on batches")
@@ -226,14 +237,14 @@ def _ao_batched_cases(hidden: bool) -> list[Case]:
 
 def check_append_ones(append_ones, hidden: bool = False) -> None:
     """Check that ``append_ones(X)`` appends a column of ones to one sequence ``(L, D)``."""
-    run_check(append_ones, exercise="append_ones", reference=_ref.append_ones,
+    run_check(append_ones, exercise="append_ones", reference=_append_ones,
               cases=_ao_cases(hidden), mistakes=APPEND_ONES_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="a column of ones at the end")
 
 
 def check_append_ones_batched(append_ones, hidden: bool = False) -> None:
     """Check that ``append_ones`` works on a batch ``(..., L, D)``."""
-    run_check(append_ones, exercise="append_ones", reference=_ref.append_ones,
+    run_check(append_ones, exercise="append_ones", reference=_append_ones,
               cases=_ao_batched_cases(hidden), mistakes=APPEND_ONES_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="works on batches")
 
@@ -301,7 +312,7 @@ def _ab_cases(hidden: bool) -> list[Case]:
 
 def check_absorb_bias(absorb_bias, hidden: bool = False) -> None:
     """Check that ``absorb_bias(W, b)`` returns ``(D+1, M)`` with ``b`` as the last row."""
-    run_check(absorb_bias, exercise="absorb_bias", reference=_ref.absorb_bias,
+    run_check(absorb_bias, exercise="absorb_bias", reference=_absorb_bias,
               cases=_ab_cases(hidden), mistakes=ABSORB_BIAS_MISTAKES, arg_names=("W", "b"),
               show_values=not hidden, passed="b is the last row of a (D+1, M) matrix")
 
@@ -310,6 +321,22 @@ def check_absorb_bias(absorb_bias, hidden: bool = False) -> None:
 # SelfAttention (torch): built with known weights, compared with the numpy reference.
 
 _LINEARS = (("W_q", "d_k"), ("W_k", "d_k"), ("W_v", "d_v"))
+
+
+class NotAModule(TypeError):
+    """The learner's class does not build an ``nn.Module``."""
+
+
+class ProjectionMissing(AttributeError):
+    """``W_q``, ``W_k`` or ``W_v`` is missing or not an ``nn.Linear``."""
+
+
+class ProjectionShape(ValueError):
+    """A projection maps the wrong number of features."""
+
+
+class ProjectionBias(ValueError):
+    """A projection has a bias where it should not, or none where it should."""
 
 
 def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None):
@@ -323,24 +350,18 @@ def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None
     call = f"SelfAttention({D}, {Dk}, {Dv}" + (", bias=True)" if bias else ")")
     module = cls(D, Dk, Dv, bias=True) if bias else cls(D, Dk, Dv)
     if not isinstance(module, nn.Module):
-        raise TypeError(f"{call} is a {type(module).__name__}, not an nn.Module: write "
-                        "`class SelfAttention(nn.Module)` and call `super().__init__()` first")
+        raise NotAModule(f"{call} is a {type(module).__name__}, not an nn.Module")
     sizes = {"d_k": Dk, "d_v": Dv}
-    for (name, out), W, b in zip(_LINEARS, (W_q, W_k, W_v), (b_q, b_k, b_v)):
+    for name, out in _LINEARS:
         linear = getattr(module, name, None)
         if not isinstance(linear, nn.Linear):
-            raise AttributeError(f"{call} needs an attribute `self.{name} = nn.Linear(d_in, {out}, "
-                                 f"bias=bias)`; it has {type(linear).__name__ if linear is not None else 'none'}")
+            raise ProjectionMissing(f"{call} has no nn.Linear attribute `self.{name}` (found "
+                                    f"{type(linear).__name__ if linear is not None else 'nothing'})")
         if tuple(linear.weight.shape) != (sizes[out], D):
-            raise ValueError(f"in {call}, `self.{name}` maps {linear.in_features} -> "
-                             f"{linear.out_features} features, expected d_in={D} -> {out}={sizes[out]}: "
-                             f"`nn.Linear(d_in, {out}, bias=bias)`")
-        if bias and linear.bias is None:
-            raise AttributeError(f"{call} should give `self.{name}` a bias: pass `bias=bias` "
-                                 "to nn.Linear")
-        if not bias and linear.bias is not None:
-            raise AttributeError(f"{call} (bias=False) gave `self.{name}` a bias: nn.Linear adds "
-                                 "one unless told otherwise, so pass `bias=bias`")
+            raise ProjectionShape(f"in {call}, `self.{name}` maps {linear.in_features} -> "
+                                  f"{linear.out_features} features, expected d_in={D} -> {out}={sizes[out]}")
+        if bias != (linear.bias is not None):
+            raise ProjectionBias(f"in {call}, `self.{name}` has {'a' if linear.bias is not None else 'no'} bias")
     module = module.double()
     with torch.no_grad():
         for (name, _), W, b in zip(_LINEARS, (W_q, W_k, W_v), (b_q, b_k, b_v)):
@@ -352,6 +373,22 @@ def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None
         if mask is None:
             return module(X_t)
         return module(X_t, torch.from_numpy(mask))
+
+
+def _m_not_module(*args, **kwargs):
+    raise NotAModule("not an nn.Module")
+
+
+def _m_missing(*args, **kwargs):
+    raise ProjectionMissing("no nn.Linear attribute")
+
+
+def _m_shape(*args, **kwargs):
+    raise ProjectionShape("wrong size")
+
+
+def _m_bias(*args, **kwargs):
+    raise ProjectionBias("bias")
 
 
 def _module_reference(X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None):
@@ -456,6 +493,19 @@ def _m_mask_after(X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None):
 
 
 MODULE_MISTAKES = [
+    Mistake("a class that is not an nn.Module",
+            "write `class SelfAttention(nn.Module):` and call `super().__init__()` first in __init__.",
+            _m_not_module),
+    Mistake("the projections are not the nn.Linear attributes W_q, W_k, W_v",
+            "create them in __init__ under exactly these names, `self.W_q = nn.Linear(d_in, d_k, "
+            "bias=bias)`, `self.W_k = nn.Linear(d_in, d_k, bias=bias)`, `self.W_v = nn.Linear(d_in, "
+            "d_v, bias=bias)`: the check copies known weights into them.", _m_missing),
+    Mistake("a projection of the wrong size",
+            "`nn.Linear(in_features, out_features)`: W_q and W_k map d_in -> d_k, W_v maps d_in -> d_v.",
+            _m_shape),
+    Mistake("the `bias` argument not passed on to nn.Linear",
+            "`nn.Linear` has a bias unless told otherwise: write `nn.Linear(d_in, d_k, bias=bias)` "
+            "(and the same for W_k and W_v).", _m_bias),
     Mistake("no scaling: softmax(Q Kᵀ) instead of softmax(Q Kᵀ / √d_k)",
             "divide the scores by `math.sqrt(self.d_k)` (store d_k in __init__).", _m_no_scale),
     Mistake("scaling by √d_in (the input width) instead of √d_k",

@@ -158,7 +158,8 @@ def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[torch.Tensor, torc
     """``softmax(Q K^T / sqrt(Dk)) V`` -> ``(output (..., Lq, Dv), weights (..., Lq, Lk))``.
 
     Same as ``F.scaled_dot_product_attention(Q, K, V, attn_mask=mask)`` except that it also
-    returns the weights and gives a fully masked row zero weights and output instead of NaN.
+    returns the weights; a fully masked row gets zero weights and a zero output (never NaN, as
+    ``nn.MultiheadAttention`` and older torch versions give).
     """
     Q, K, V = _float(Q), _float(K), _float(V)
     require_ndim(Q, "Q", ("Lq", "Dk"))

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from .._validate import fmt, require_int, require_ndim
-from ..multi_head import _check_mha_inputs, _head_width
+from ..multi_head import _check_mha_inputs, _check_mha_mask, _head_width
 from .functional import _float, scaled_dot_product_attention
 
 
@@ -67,7 +67,8 @@ def multi_head_attention(
             ``h*Dh:(h+1)*Dh`` of ``W_q, W_k, W_v`` and the same rows of ``W_o``.
         num_heads: ``H``, a divisor of ``D``; every head scales its scores by ``sqrt(D / H)``.
         mask: boolean, broadcastable to ``(B, H, Lq, Lk)``, ``True`` = may attend (the same for
-            every head: pass ``(Lq, Lk)``, ``(B, 1, Lq, Lk)`` or ``(B, 1, 1, Lk)``).
+            every head: pass ``(Lq, Lk)``, ``(B, 1, Lq, Lk)`` or ``(B, 1, 1, Lk)``); a 3-D mask
+            is refused as ambiguous.
 
     Returns:
         ``(output (B, Lq, D), weights (B, H, Lq, Lk))``.
@@ -78,6 +79,7 @@ def multi_head_attention(
     """
     X_q, X_kv, W_q, W_k, W_v, W_o = (_float(a) for a in (X_q, X_kv, W_q, W_k, W_v, W_o))
     _check_mha_inputs(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads)
+    _check_mha_mask(mask)
     Q = split_heads(X_q @ W_q, num_heads)  # (B, Lq, D) -> (B, H, Lq, Dh)
     K = split_heads(X_kv @ W_k, num_heads)  # (B, Lk, D) -> (B, H, Lk, Dh)
     V = split_heads(X_kv @ W_v, num_heads)  # (B, Lk, D) -> (B, H, Lk, Dh)
@@ -149,6 +151,7 @@ class MultiHeadAttention(nn.Module):
         for name, X in (("X_q", X_q), ("X_kv", X_kv)):
             if X.shape[-1] != D:
                 raise ValueError(f"{name}: expected last dimension d_model={D}, got shape {fmt(X.shape)}")
+        _check_mha_mask(mask)
         Q = split_heads(self.W_q(X_q), H)  # (B, Lq, D) -> (B, H, Lq, Dh)
         K = split_heads(self.W_k(X_kv), H)  # (B, Lk, D) -> (B, H, Lk, Dh)
         V = split_heads(self.W_v(X_kv), H)  # (B, Lk, D) -> (B, H, Lk, Dh)

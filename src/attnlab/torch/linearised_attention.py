@@ -1,4 +1,4 @@
-"""Torch twins of ``attnlab.linear_attention``: same names, signatures, semantics and errors."""
+"""Torch twins of ``attnlab.linearised_attention``: same names, signatures, semantics and errors."""
 from __future__ import annotations
 
 import math

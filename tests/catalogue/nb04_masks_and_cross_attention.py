@@ -1,0 +1,173 @@
+"""Wrong implementations of notebook 04's exercises, written the way learners write them.
+
+Each must lose the points of the grade cells in ``fails``, with a message naming its mistake.
+"""
+from coursekit import Wrong
+
+WRONG = [
+    # causal_mask -------------------------------------------------------------------------------
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    return np.tril(np.ones((Lq, Lk), dtype=bool), k=-1)
+''', fails=("test_causal_mask",), message="strict mask j < i"),
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    return np.triu(np.ones((Lq, Lk), dtype=bool))
+''', fails=("test_causal_mask",), message="the transposed mask"),
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    return np.tril(np.ones((Lq, Lk)))
+''', fails=("test_causal_mask",), message="a mask of numbers instead of booleans"),
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    return np.tril(np.ones((Lq, Lk), dtype=bool), k=Lk - Lq)
+''', fails=("test_causal_mask",), message="bottom-right aligned"),
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    return np.triu(np.ones((Lq, Lk), dtype=bool), k=1)
+''', fails=("test_causal_mask",), message="True = blocked"),
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    i = np.arange(Lq)[None, :]
+    j = np.arange(Lk)[:, None]
+    return j <= i
+''', fails=("test_causal_mask",), message="the shape (Lk, Lq)"),
+    Wrong("causal_mask", '''
+def causal_mask(Lq, Lk):
+    return np.tril(np.ones((Lq, Lq), dtype=bool))
+''', fails=("test_causal_mask",), message="square (Lq, Lq) mask"),
+
+    # padding_mask ------------------------------------------------------------------------------
+    Wrong("padding_mask", '''
+def padding_mask(lengths, Lk):
+    mask = np.zeros((len(lengths), Lk), dtype=bool)
+    for b, n in enumerate(lengths):
+        mask[b, :n + 1] = True
+    return mask
+''', fails=("test_padding_mask",), message="j <= lengths[b]"),
+    Wrong("padding_mask", '''
+def padding_mask(lengths, Lk):
+    mask = np.zeros((len(lengths), Lk), dtype=bool)
+    for b, n in enumerate(lengths):
+        mask[b, n:] = True
+    return mask
+''', fails=("test_padding_mask",), message="inverted mask"),
+    Wrong("padding_mask", '''
+def padding_mask(lengths, Lk):
+    return np.arange(Lk)[:, None] < np.asarray(lengths)[None, :]
+''', fails=("test_padding_mask",), message="the shape (Lk, B)"),
+    Wrong("padding_mask", '''
+def padding_mask(lengths, Lk):
+    mask = np.zeros((len(lengths), Lk))
+    for b, n in enumerate(lengths):
+        mask[b, :n] = 1
+    return mask
+''', fails=("test_padding_mask",), message="a mask of numbers instead of booleans"),
+    Wrong("padding_mask", '''
+def padding_mask(lengths, Lk):
+    return np.tile(np.arange(Lk) < max(lengths), (len(lengths), 1))
+''', fails=("test_padding_mask",), message="the same mask for every sequence"),
+
+    # masked_softmax ----------------------------------------------------------------------------
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    return attnlab.softmax(scores) * mask
+''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"), message="after the softmax"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    weights = attnlab.softmax(np.where(mask, -1e9, scores))
+    return weights * ~mask
+''', fails=("test_masked_softmax",), message="the mask inverted"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    return attnlab.softmax(np.where(mask, scores, -np.inf))
+''', fails=("test_masked_softmax_fully_masked",), message="filling masked scores with -inf"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    return attnlab.softmax(np.where(mask, scores, -1e9))
+''', fails=("test_masked_softmax_fully_masked",), message="big negative number (-1e9)"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    return attnlab.softmax(scores)
+''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"), message="ignoring the mask"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    return attnlab.softmax(scores * mask)
+''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"), message="setting masked scores to 0"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    weights = attnlab.softmax(np.where(mask, scores, -1e9), axis=-2)
+    return weights * mask
+''', fails=("test_masked_softmax",), message="the wrong axis"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    scores = scores.copy()
+    scores[~mask] = -1e9
+    return attnlab.softmax(scores) * mask
+''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"), message="boolean indexing"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    scores[~np.broadcast_to(mask, scores.shape)] = -1e9
+    return attnlab.softmax(scores) * mask
+''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"), message="changed its input arrays in place"),
+
+    # cross_attention ---------------------------------------------------------------------------
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q = X_kv @ W_q
+    K = X_kv @ W_k
+    V = X_kv @ W_v
+    return attnlab.scaled_dot_product_attention(Q, K, V, mask)
+''', fails=("test_cross_attention", "test_cross_attention_masked"), message="queries projected from X_kv"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q = X_q @ W_q
+    K = X_kv @ W_k
+    V = X_kv @ W_k
+    return attnlab.scaled_dot_product_attention(Q, K, V, mask)
+''', fails=("test_cross_attention", "test_cross_attention_masked"), message="W_k used for the values"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(V.shape[-1])
+    weights = attnlab.masked_softmax(scores, mask)
+    return weights @ V, weights
+''', fails=("test_cross_attention", "test_cross_attention_masked"), message="scaling by √Dv"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ np.swapaxes(K, -1, -2) / Q.shape[-1]
+    weights = attnlab.masked_softmax(scores, mask)
+    return weights @ V, weights
+''', fails=("test_cross_attention", "test_cross_attention_masked"), message="scaling by Dk"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    return attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v)
+''', fails=("test_cross_attention_masked",), message="ignoring the mask"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    weights = attnlab.softmax(scores, axis=-2)
+    return weights @ V, weights
+''', fails=("test_cross_attention", "test_cross_attention_masked"), message="over the queries"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])
+    weights = attnlab.masked_softmax(scores, mask)
+    return weights @ V, weights
+''', fails=("test_cross_attention",), message="`X.T` on a batch"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    return attnlab.scaled_dot_product_attention(X_q @ W_q, X_q @ W_k, X_q @ W_v, mask)
+''', fails=("test_cross_attention",), message="keys and values taken from X_q"),
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    if mask is not None:
+        mask = ~mask
+    return attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)
+''', fails=("test_cross_attention_masked",), message="the mask inverted"),
+]
