@@ -51,6 +51,10 @@ def attend(q, K, V):
     # score_variance --------------------------------------------------------------------------
     Wrong("score_variance", '''
 def score_variance(d_k, n_samples, rng):
+    return float(d_k)  # the theory says so
+''', fails=("test_score_variance",), message="a fixed number", label="hard-coded d_k"),
+    Wrong("score_variance", '''
+def score_variance(d_k, n_samples, rng):
     q = rng.standard_normal((n_samples, d_k))
     k = rng.standard_normal((n_samples, d_k))
     return float(np.var(q))

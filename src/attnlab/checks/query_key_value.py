@@ -171,22 +171,32 @@ class Seeded:
 
 
 def invoke_with_rng(fn, d_k, n_samples, rng):
-    """Call the learner's ``score_variance`` with a fresh generator built from the case's seed."""
-    return fn(d_k, n_samples, rng.rng())
+    """Call the learner's ``score_variance`` with a fresh generator built from the case's seed,
+    and once more with another seed: ``(estimate, 1.0 if the two estimates differ)``. An
+    estimate from samples varies with the draws; a hard-coded ``d_k`` does not."""
+    first = fn(d_k, n_samples, rng.rng())
+    second = fn(d_k, n_samples, np.random.default_rng(rng.seed + 7919))
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    varies = a.shape != b.shape or not bool(np.array_equal(a, b))
+    return first, float(varies)
 
 
 def _expected_variance(d_k, n_samples, rng):
-    return float(d_k)
+    return float(d_k), 1.0
 
 
 class _WithRng:
-    """A learner-style ``score_variance(d_k, n_samples, rng)`` called on a case's seed."""
+    """A learner-style ``score_variance(d_k, n_samples, rng)`` called like the learner's."""
 
     def __init__(self, fn):
         self.fn = fn
 
     def __call__(self, d_k, n_samples, rng):
-        return self.fn(d_k, n_samples, rng.rng())
+        return invoke_with_rng(self.fn, d_k, n_samples, rng)
+
+
+def _sv_constant(d_k, n_samples, rng):
+    return float(d_k)
 
 
 def _sv_coordinate(d_k, n_samples, rng):
@@ -254,6 +264,10 @@ SCORE_VARIANCE_MISTAKES = [
     Mistake("samples and dimensions swapped (a sum over n_samples instead of over d_k)",
             "each sample is a pair of d_k-dimensional vectors: shape (n_samples, d_k), then sum "
             "over the last axis (d_k).", _WithRng(_sv_swapped_axes)),
+    Mistake("a fixed number (the theory's d_k) instead of an estimate from samples",
+            "measure it: draw `q` and `k` from `rng`, form the dot products and return their "
+            "variance; the point of the exercise is to see the theory confirmed by data.",
+            _WithRng(_sv_constant)),
 ]
 
 
@@ -325,6 +339,7 @@ def check_score_variance(score_variance, hidden: bool = False) -> None:
     run_check(score_variance, exercise="score_variance", reference=_expected_variance,
               cases=_sv_cases(hidden), mistakes=SCORE_VARIANCE_MISTAKES,
               arg_names=("d_k", "n_samples", "rng"), rtol=0.1, atol=0.02, show_values=not hidden,
+              outputs=("variance", "sign that it varies with the random draws (1 = yes)"),
               passed="the variance of q·k is close to d_k", invoke=invoke_with_rng)
 
 
