@@ -19,6 +19,8 @@ from .linearised_attention import (
     elu_feature_map, linear_attention, linear_attention_recurrent, positive_random_features,
 )
 
+from .efficient import merge_softmax_stats, online_softmax_update, tiled_attention, weights_from_logsumexp
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -31,3 +33,4 @@ __all__ += ["cross_attention", "merge_heads", "merge_value_output", "multi_head_
 __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "gaussian_kernel",
             "kernel_ridge_fit", "kernel_ridge_predict", "leave_one_out_error", "leave_one_out_predictions",
             "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]
+__all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]

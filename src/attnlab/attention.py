@@ -40,23 +40,13 @@ def scaled_dot_product_attention(
     require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
     require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
     Dk = Q.shape[-1]
+    # Scale Q rather than the scores: the same numbers, Lq*Dk divisions instead of Lq*Lk.
+    scores = (Q / np.sqrt(Dk)) @ np.swapaxes(K, -1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
     if mask is not None:
-        scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dk)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
         weights = masked_softmax(scores, mask)  # (..., Lq, Lk)
-    elif _is_power_of_two(np.sqrt(Dk)):  # Dk = 1, 4, 16, 64, 256, ...: the same numbers, faster
-        # Dividing by a power of two only changes the exponent, so dividing Q first gives the
-        # very bits of dividing the scores, with Lq*Dk divisions instead of Lq*Lk.
-        scores = (Q / np.sqrt(Dk)) @ np.swapaxes(K, -1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
-        weights = _softmax_rows(scores, scores)  # (..., Lq, Lk), in place (see _softmax_rows)
     else:
-        scores = Q @ np.swapaxes(K, -1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
-        weights = _softmax_rows(scores, scores, divisor=np.sqrt(Dk))  # (..., Lq, Lk), in place
+        weights = _softmax_rows(scores, scores)  # (..., Lq, Lk), in place: no temporaries
     return weights @ V, weights  # (..., Lq, Lk) x (..., Lk, Dv) -> (..., Lq, Dv)
-
-
-def _is_power_of_two(x: float) -> bool:
-    mantissa, _ = np.frexp(x)
-    return bool(mantissa == 0.5)
 
 
 def attend(q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -222,21 +222,20 @@ def tiled_attention(
     return output, logsumexp
 
 
-def weights_from_logsumexp(
-    Q: np.ndarray, K: np.ndarray, logsumexp: np.ndarray, causal: bool = False
-) -> np.ndarray:
+def weights_from_logsumexp(Q: np.ndarray, K: np.ndarray, logsumexp: np.ndarray) -> np.ndarray:
     """Recompute attention weights from the log-sum-exp that :func:`tiled_attention` returns.
 
-    ``weights_ij = exp(q_i . k_j / sqrt(Dk) - logsumexp_i)``, 0 where ``causal`` masks ``j > i``
-    and on a row with ``logsumexp = -inf`` (a query that saw no key). FlashAttention's backward
-    pass recomputes each tile of weights this way instead of storing them.
+    ``weights_ij = exp(q_i . k_j / sqrt(Dk) - logsumexp_i)``; 0 on a row with
+    ``logsumexp = -inf`` (a query that saw no key). ``K`` may be *any subset* of the keys (one
+    tile, say): the weights are those of the full attention, so a row sums to one only when
+    ``K`` holds every key the query saw. FlashAttention's backward pass recomputes each tile of
+    weights this way instead of storing them.
 
     Args:
         Q: ``(..., Lq, Dk)``; K: ``(..., Lk, Dk)``; logsumexp: ``(..., Lq)``.
-        causal: zero the weights of keys ``j > i`` (top-left aligned).
 
     Returns:
-        ``(..., Lq, Lk)``, the weights of ``scaled_dot_product_attention``.
+        ``(..., Lq, Lk)``.
     """
     Q, K, logsumexp = _floating(Q, K, logsumexp)
     require_ndim(Q, "Q", ("Lq", "Dk"))
@@ -245,12 +244,11 @@ def weights_from_logsumexp(
     require_ndim(logsumexp, "logsumexp", ("Lq",))
     require_equal(Q.shape[-2], logsumexp.shape[-1], "number of queries Lq", "Q", Q.shape,
                   "logsumexp", logsumexp.shape)
-    Lq, Lk = Q.shape[-2], K.shape[-2]
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
     seen = np.isfinite(logsumexp)[..., None]  # (..., Lq, 1)
-    weights = np.exp(scores - np.where(seen, logsumexp[..., None], 0.0))  # (..., Lq, Lk)
-    keep = seen if not causal else seen & (np.arange(Lk)[None, :] <= np.arange(Lq)[:, None])
-    return np.where(keep, weights, 0.0).astype(scores.dtype, copy=False)
+    with np.errstate(over="ignore"):
+        weights = np.exp(scores - np.where(seen, logsumexp[..., None], 0.0))  # (..., Lq, Lk)
+    return np.where(seen, weights, 0.0).astype(scores.dtype, copy=False)
 
 
 __all__ = ["empty_softmax_stats", "finish_softmax_stats", "merge_softmax_stats",

@@ -71,14 +71,14 @@ def masked_softmax(scores: np.ndarray, mask: np.ndarray | None = None) -> np.nda
     row_max = np.where(np.isfinite(row_max), row_max, 0.0)
     e = np.where(mask, np.exp(blocked - row_max), 0.0)  # masked -> exactly 0
     total = e.sum(axis=-1, keepdims=True)  # (..., Lq, 1)
-    return e / np.where(total > 0, total, 1.0)  # a fully masked row stays all zero
+    return e * (1.0 / np.where(total > 0, total, 1.0))  # a fully masked row stays all zero
 
 
 _BLOCK_BYTES = 1 << 20  # rows processed at a time by `_softmax_rows`: 1 MiB stays in cache
 
 
-def _softmax_rows(src: np.ndarray, out: np.ndarray, divisor: float | None = None) -> np.ndarray:
-    """``out = softmax(src / divisor)`` over the last axis, unmasked; ``out`` may be ``src``.
+def _softmax_rows(src: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out = softmax(src)`` over the last axis, unmasked; ``out`` may be ``src``.
 
     Exactly the arithmetic of :func:`masked_softmax` with no mask (a non-finite row maximum is
     replaced by 0, an all-zero row stays zero), done in place a block of rows at a time so
@@ -94,17 +94,13 @@ def _softmax_rows(src: np.ndarray, out: np.ndarray, divisor: float | None = None
     step = max(1, _BLOCK_BYTES // (8 * max(Lk, 1)))
     for r0 in range(0, rows.shape[0], step):
         block = rows[r0:r0 + step]  # (r, Lk)
-        if divisor is not None:
-            np.divide(rows_in[r0:r0 + step], divisor, out=block)
-            src_block = block
-        else:
-            src_block = rows_in[r0:r0 + step]
+        src_block = rows_in[r0:r0 + step]
         row_max = src_block.max(axis=-1, keepdims=True)  # (r, 1)
         row_max = np.where(np.isfinite(row_max), row_max, 0.0)
         np.subtract(src_block, row_max, out=block)
         np.exp(block, out=block)
         total = block.sum(axis=-1, keepdims=True)  # (r, 1)
-        np.divide(block, np.where(total > 0, total, 1.0), out=block)
+        np.multiply(block, 1.0 / np.where(total > 0, total, 1.0), out=block)  # one divide per row
     return out
 
 

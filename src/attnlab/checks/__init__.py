@@ -32,6 +32,12 @@ from .self_attention import (
     check_absorb_bias, check_append_ones, check_append_ones_batched, check_self_attention,
     check_self_attention_batched, check_self_attention_module, check_self_attention_module_mask,
 )
+from .efficient_attention import (
+    check_merge_softmax_stats, check_merge_softmax_stats_empty, check_online_softmax_update,
+    check_online_softmax_update_masked, check_tiled_attention, check_tiled_attention_causal,
+    check_tiled_attention_memory, check_weights_from_logsumexp,
+)
+
 
 __all__ = [
     "Case", "CheckFailure", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder", "run_check",
@@ -59,4 +65,9 @@ __all__ += [
     "check_gaussian_attention_weights_stable", "check_kernel_ridge_fit", "check_kernel_ridge_predict",
     "check_linear_attention", "check_linear_attention_causal", "check_linear_attention_recurrent",
     "check_nadaraya_watson",
+]
+__all__ += [
+    "check_merge_softmax_stats", "check_merge_softmax_stats_empty", "check_online_softmax_update",
+    "check_online_softmax_update_masked", "check_tiled_attention", "check_tiled_attention_causal",
+    "check_tiled_attention_memory", "check_weights_from_logsumexp",
 ]

@@ -17,6 +17,9 @@ from .linearised_attention import (
     elu_feature_map, linear_attention, linear_attention_recurrent, positive_random_features,
 )
 
+from .efficient import merge_softmax_stats, online_softmax_update, tiled_attention, weights_from_logsumexp
+
+
 __all__ = [
     "additive_score", "attend", "causal_mask", "cosine_score", "dot_score", "general_score",
     "masked_softmax", "mix_tokens", "padding_mask", "scaled_dot_product_attention",
@@ -28,3 +31,4 @@ __all__ += ["MultiHeadAttention", "cross_attention", "merge_heads", "merge_value
 __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "gaussian_kernel",
             "kernel_ridge_fit", "kernel_ridge_predict", "leave_one_out_error", "leave_one_out_predictions",
             "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]
+__all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]

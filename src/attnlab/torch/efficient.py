@@ -181,11 +181,9 @@ def tiled_attention(
     return output, logsumexp
 
 
-def weights_from_logsumexp(
-    Q: torch.Tensor, K: torch.Tensor, logsumexp: torch.Tensor, causal: bool = False
-) -> torch.Tensor:
-    """``exp(q_i . k_j / sqrt(Dk) - logsumexp_i)``: the weights, recomputed; 0 where ``causal``
-    masks ``j > i`` and on rows with ``logsumexp = -inf``.
+def weights_from_logsumexp(Q: torch.Tensor, K: torch.Tensor, logsumexp: torch.Tensor) -> torch.Tensor:
+    """``exp(q_i . k_j / sqrt(Dk) - logsumexp_i)``: the weights, recomputed for any subset of
+    the keys; 0 on rows with ``logsumexp = -inf``.
 
     Args:
         Q: ``(..., Lq, Dk)``; K: ``(..., Lk, Dk)``; logsumexp: ``(..., Lq)``.
@@ -200,14 +198,11 @@ def weights_from_logsumexp(
     require_ndim(logsumexp, "logsumexp", ("Lq",))
     require_equal(Q.shape[-2], logsumexp.shape[-1], "number of queries Lq", "Q", Q.shape,
                   "logsumexp", logsumexp.shape)
-    Lq, Lk = Q.shape[-2], K.shape[-2]
     scores = Q @ K.transpose(-1, -2) / math.sqrt(Q.shape[-1])  # (..., Lq, Lk)
     seen = torch.isfinite(logsumexp)[..., None]  # (..., Lq, 1)
-    weights = torch.exp(scores - torch.where(seen, logsumexp[..., None], torch.zeros_like(logsumexp[..., None])))
-    keep = seen
-    if causal:
-        keep = keep & (torch.arange(Lk, device=Q.device)[None, :] <= torch.arange(Lq, device=Q.device)[:, None])
-    return torch.where(keep, weights, torch.zeros_like(weights))
+    shift = torch.where(seen, logsumexp[..., None], torch.zeros_like(logsumexp[..., None]))
+    weights = torch.exp(scores - shift)  # (..., Lq, Lk)
+    return torch.where(seen, weights, torch.zeros_like(weights))
 
 
 __all__ = ["empty_softmax_stats", "finish_softmax_stats", "merge_softmax_stats",
