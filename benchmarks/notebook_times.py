@@ -20,6 +20,8 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 60.0
+# Notebook 07 trains two translation models live: its issue allows 3 minutes for that part.
+TARGETS = {"07_rnn_translation_with_attention": 180.0}
 
 
 def time_notebook(path: Path) -> float:
@@ -43,13 +45,14 @@ def main() -> int:
     else:
         os.environ.pop("NBGRADER_EXECUTION", None)
     ids = args.notebooks or sorted(p.name for p in (ROOT / "solutions").iterdir() if p.is_dir())
-    print(f"{'notebook':40s} {'seconds':>8s}  target <= {TARGET_S:.0f} s  (cores: {os.cpu_count()})")
+    print(f"{'notebook':40s} {'seconds':>8s}  target <= {TARGET_S:.0f} s, 07 <= 180 s  (cores: {os.cpu_count()})")
     total, slow = 0.0, []
     for a in ids:
         seconds = time_notebook(ROOT / "solutions" / a / f"{a}.ipynb")
         total += seconds
-        flag = "ok" if seconds <= TARGET_S else "SLOW"
-        if seconds > TARGET_S:
+        target = TARGETS.get(a, TARGET_S)
+        flag = "ok" if seconds <= target else f"SLOW (target {target:.0f} s)"
+        if seconds > target:
             slow.append(a)
         print(f"{a:40s} {seconds:8.1f}  {flag}", flush=True)
     print(f"{'total':40s} {total:8.1f}")

@@ -20,6 +20,7 @@ from .linearised_attention import (
 )
 
 from .efficient import merge_softmax_stats, online_softmax_update, tiled_attention, weights_from_logsumexp
+from .translation_metrics import alignment_accuracy, corpus_bleu, exact_match
 
 __version__ = "0.1.0"
 
@@ -34,3 +35,4 @@ __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "g
             "kernel_ridge_fit", "kernel_ridge_predict", "leave_one_out_error", "leave_one_out_predictions",
             "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]
 __all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]
+__all__ += ["alignment_accuracy", "corpus_bleu", "exact_match"]

@@ -244,13 +244,10 @@ class _Grammar:
             b.fr_word(a[1 + form], i)
         if depth < 1 and self.chance(0.12 + 0.3 * self.c):
             if self.chance(0.5):
-                self._attach(b, self.prep_phrase(depth + 1))
+                b.phrase(self.prep_phrase(depth + 1))
             else:
-                self._attach(b, self.relative(depth + 1, plural))
+                b.phrase(self.relative(depth + 1, plural))
         return b, plural
-
-    def _attach(self, b: _Builder, other: _Builder) -> None:
-        b.phrase(other)
 
     def prep_phrase(self, depth: int) -> _Builder:
         b = _Builder()
@@ -422,6 +419,45 @@ def make_splits(n_train: int = 20000, n_valid: int = 1000, n_test: int = 2000,
     random.Random(seed + 1).shuffle(pairs)
     return {"train": pairs[:n_train], "valid": pairs[n_train:n_train + n_valid],
             "test": pairs[n_train + n_valid:]}
+
+
+def _example(src: str, tgt: str, alignment: Sequence[int]) -> Pair:
+    return Pair(tuple(src.split()), tuple(tgt.split()), tuple(alignment))
+
+
+# Hand-written pairs of the grammar, for the notebook's heatmaps (tests check them against the
+# lexicon): the clitic reordering, negation, adjectives after the noun with agreement, a long one.
+EXAMPLES = {
+    "I love you": _example("I love you", "je t' aime", (0, 2, 1)),
+    "I do not love you": _example("I do not love you", "je ne t' aime pas", (0, 2, 4, 3, 2)),
+    "she does not see him": _example("she does not see him", "elle ne le voit pas", (0, 2, 4, 3, 2)),
+    "adjectives": _example("the small red cars follow an old man",
+                           "les voitures petites rouges suivent un homme vieux", (0, 3, 1, 2, 4, 5, 7, 6)),
+    "long": _example("the black cat that the girls see does not eat the big fish in my garden",
+                     "le chat noir que les filles voient ne mange pas le poisson grand dans mon jardin",
+                     (0, 2, 1, 3, 4, 5, 6, 8, 9, 8, 10, 12, 11, 13, 14, 15)),
+}
+
+
+def lexicon_links() -> set[tuple[str, str]]:
+    """Every (English word, French word) pair the grammar may align (elided forms included)."""
+    links: set[tuple[str, str]] = set()
+    for en_sg, en_pl, fr_sg, fr_pl, _ in NOUNS:
+        links |= {(en_sg, fr_sg), (en_pl, fr_pl)}
+    for en, *forms in ADJECTIVES:
+        links |= {(en, f) for f in forms}
+    for en, en3, forms in TRANSITIVE + INTRANSITIVE:
+        links |= {(e, f) for e in (en, en3) for f in forms}
+    for en_s, en_o, fr_s, fr_o, _, _ in PRONOUNS:
+        links |= {(en_s, fr_s), (en_o, fr_o)}
+    for en, fr in PREPOSITIONS + ADVERBS + CONJUNCTIONS:
+        links.add((en, fr))
+    for en, forms in DETERMINERS:
+        links |= {(en, f) for f in forms if f}
+    links |= {("that", "qui"), ("that", "que"), ("not", "ne"), ("not", "pas")}
+    links |= {(e, ELISION[f]) for e, f in list(links) if f in ELISION}
+    links |= {("an", f) for e, f in list(links) if e == "a"}
+    return links
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,6 +38,11 @@ from .efficient_attention import (
     check_tiled_attention_memory, check_weights_from_logsumexp,
 )
 
+from .rnn_translation import (
+    check_additive_attention, check_additive_attention_mask, check_alignment_accuracy,
+    check_alignment_accuracy_batched, check_decoder_step, check_decoder_step_luong, check_greedy_decode,
+    check_greedy_decode_eos, check_multiplicative_attention, check_multiplicative_attention_mask,
+)
 
 __all__ = [
     "Case", "CheckFailure", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder", "run_check",
@@ -70,4 +75,9 @@ __all__ += [
     "check_merge_softmax_stats", "check_merge_softmax_stats_empty", "check_online_softmax_update",
     "check_online_softmax_update_masked", "check_tiled_attention", "check_tiled_attention_causal",
     "check_tiled_attention_memory", "check_weights_from_logsumexp",
+]
+__all__ += [
+    "check_additive_attention", "check_additive_attention_mask", "check_alignment_accuracy",
+    "check_alignment_accuracy_batched", "check_decoder_step", "check_decoder_step_luong", "check_greedy_decode",
+    "check_greedy_decode_eos", "check_multiplicative_attention", "check_multiplicative_attention_mask",
 ]

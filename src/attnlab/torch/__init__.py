@@ -19,6 +19,9 @@ from .linearised_attention import (
 
 from .efficient import merge_softmax_stats, online_softmax_update, tiled_attention, weights_from_logsumexp
 
+from .rnn_attention import AdditiveAttention, MultiplicativeAttention
+from .seq2seq import AttentionDecoder, Encoder, PlainDecoder, Seq2Seq, greedy_decode
+from .translation_metrics import alignment_accuracy
 
 __all__ = [
     "additive_score", "attend", "causal_mask", "cosine_score", "dot_score", "general_score",
@@ -32,3 +35,5 @@ __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "g
             "kernel_ridge_fit", "kernel_ridge_predict", "leave_one_out_error", "leave_one_out_predictions",
             "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]
 __all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]
+__all__ += ["AdditiveAttention", "AttentionDecoder", "Encoder", "MultiplicativeAttention", "PlainDecoder",
+            "Seq2Seq", "alignment_accuracy", "greedy_decode"]

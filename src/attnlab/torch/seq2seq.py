@@ -152,7 +152,8 @@ class PlainDecoder(nn.Module):
         self.gru = nn.GRUCell(emb_dim + key_dim, hidden_dim)
         self.out = nn.Linear(hidden_dim + key_dim + emb_dim, vocab_size)
 
-    def step(self, prev_token, hidden, encoder_outputs, src_mask):
+    def step(self, prev_token: torch.Tensor, hidden: torch.Tensor, encoder_outputs: torch.Tensor,
+             src_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """As :meth:`AttentionDecoder.step`."""
         emb = self.embedding(prev_token)  # (B, E)
         context = final_states(encoder_outputs, src_mask)  # (B, Dk), the same at every step
@@ -160,7 +161,8 @@ class PlainDecoder(nn.Module):
         logits = self.out(torch.cat([hidden, context, emb], dim=-1))  # (B, V)
         return logits, hidden, torch.zeros_like(src_mask, dtype=hidden.dtype)
 
-    def forward(self, tgt_in, hidden, encoder_outputs, src_mask):
+    def forward(self, tgt_in: torch.Tensor, hidden: torch.Tensor, encoder_outputs: torch.Tensor,
+                src_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Teacher forcing, as :meth:`AttentionDecoder.forward`."""
         emb = self.embedding(tgt_in)  # (B, Lt, E)
         B, Lt = tgt_in.shape
