@@ -11,6 +11,11 @@ from .grading import Limits
 
 
 def main(argv: list[str] | None = None) -> int:
+    # jsonschema (imported by nbformat and nbgrader) compiles ~40 grammars at import time when the
+    # optional rfc3987_syntax package is installed, to validate IRI string formats that
+    # notebooks and the gradebook never use: a second of CPU per run, on the critical path of
+    # every batch. Without it, jsonschema simply skips those formats.
+    sys.modules.setdefault("rfc3987_syntax", None)
     parser = argparse.ArgumentParser(
         prog="attnlab-course",
         description="Release student notebooks and grade submissions of the attnlab course.")

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from . import records
-from .grading import Limits, Result, Submission, grade_submission, read_timestamp
+from .grading import Limits, Result, Submission, grade_submission, mark_late, read_timestamp
 from .plan import plan_assignment
 from .release import assignments, nbgrader, release
 
@@ -93,22 +93,24 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
                          "autograde/submitted/<student>/<assignment>/<assignment>.ipynb")
     db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
     todo = sorted({s.assignment for s in subs})
-    missing = [a for a in todo if not _in_gradebook(db_url, a)]
-    if missing:
-        release(root, missing)  # records the grade cells in the gradebook
     plans = {a: plan_assignment(root, a) for a in todo}
-    duedates = {a: _duedate(db_url, a) for a in todo}
     print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
     progress = Progress(len(subs))
     results: list[Result] = []
     by_key = {(s.student, s.assignment): s for s in subs}
     with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch),
-                                   [root], duedates[s.assignment]) for s in subs]
+            futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
+                       for s in subs]
+            # While the sandboxes run: the gradebook (importing nbgrader alone takes a second or two).
+            missing = [a for a in todo if not _in_gradebook(db_url, a)]
+            if missing:
+                release(root, missing)  # records the assignments' grade cells in the gradebook
+            duedates = {a: _duedate(db_url, a) for a in todo}
             for future in as_completed(futures):
                 result = future.result()
                 sub = by_key[(result.student, result.assignment)]
+                mark_late(result, sub.timestamp, duedates[result.assignment])
                 _record(root, db_url, result, plans[result.assignment].source, sub.folder)
                 results.append(result)
                 progress.step(result)

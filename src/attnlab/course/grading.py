@@ -87,9 +87,11 @@ class Result:
 # Reading a submission
 
 def read_notebook(path: Path) -> tuple[dict | None, str]:
-    """The notebook as nbformat 4 data, or None and what is wrong with it."""
-    import nbformat
+    """The notebook as nbformat 4 data, or None and what is wrong with it.
 
+    Notebooks in format 4 are read as plain JSON (importing nbformat costs seconds, which would
+    delay every batch); older formats are converted by nbformat.
+    """
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -101,28 +103,52 @@ def read_notebook(path: Path) -> tuple[dict | None, str]:
     except UnicodeDecodeError as exc:
         return None, f"{path.name} is not UTF-8 text (byte {exc.start})"
     try:
-        nb = nbformat.reads(text, as_version=4)
-    except Exception as exc:  # noqa: BLE001 - any parse or conversion failure
-        return None, f"{path.name} is not a readable notebook ({type(exc).__name__}: {str(exc)[:120]})"
-    for cell in nb.cells:
-        if not isinstance(cell.get("source", ""), str):
-            return None, f"{path.name} has a cell whose source is not text"
+        data = json.loads(text)
+    except ValueError as exc:
+        return None, f"{path.name} is not a readable notebook (invalid JSON: {str(exc)[:120]})"
+    if not isinstance(data, dict):
+        return None, f"{path.name} is not a readable notebook (no notebook object)"
     note = ""
-    if nb.get("nbformat_minor", 5) < 4 or "orig_nbformat" in nb.metadata:
-        note = f"{path.name} was converted from nbformat {nb.metadata.get('orig_nbformat', 3)}"
-    data = json.loads(nbformat.writes(nb))
-    for cell in data["cells"]:  # nbformat writes sources as lists of lines
-        if isinstance(cell.get("source"), list):
-            cell["source"] = "".join(cell["source"])
+    if data.get("nbformat") != 4:
+        import nbformat
+
+        try:
+            data = json.loads(nbformat.writes(nbformat.reads(text, as_version=4)))
+        except Exception as exc:  # noqa: BLE001 - any parse or conversion failure
+            return None, f"{path.name} is not a readable notebook ({type(exc).__name__}: {str(exc)[:120]})"
+        note = f"{path.name} was converted from nbformat {data.get('metadata', {}).get('orig_nbformat', '?')}"
+    cells = data.get("cells")
+    if not isinstance(cells, list):
+        return None, f"{path.name} is not a readable notebook (no list of cells)"
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+            return None, f"{path.name} has a cell that is not a notebook cell"
+        source = cell.get("source", "")
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            return None, f"{path.name} has a cell whose source is not text"
+        cell["source"] = source
+        if not isinstance(cell.get("metadata", {}), dict):
+            cell["metadata"] = {}
+        cell.setdefault("metadata", {})
     return data, note
+
+
+def parse_utc(text: str) -> dt.datetime:
+    """A timestamp as nbgrader stores it: naive UTC."""
+    from dateutil.parser import parse
+
+    stamp = parse(text)
+    if stamp.tzinfo is not None:
+        stamp = stamp.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return stamp
 
 
 def read_timestamp(folder: Path) -> dt.datetime | None:
     path = folder / "timestamp.txt"
     if not path.is_file():
         return None
-    from nbgrader.utils import parse_utc
-
     try:
         return parse_utc(path.read_text(encoding="utf-8", errors="replace").strip())
     except Exception:  # noqa: BLE001 - an unreadable timestamp is treated as none
@@ -211,11 +237,19 @@ def run_sandbox(job_dir: Path, work: Path, limits: Limits) -> SandboxRun:
         ps = psutil.Process(proc.pid)
     except psutil.Error:
         ps = None
-    while proc.poll() is None:
-        if time.perf_counter() - start > limits.notebook_seconds:
+    next_memory_check = 0.0
+    while True:
+        try:
+            proc.wait(timeout=0.1)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        elapsed = time.perf_counter() - start
+        if elapsed > limits.notebook_seconds:
             killed = "timeout"
             break
-        if ps is not None:
+        if ps is not None and elapsed >= next_memory_check:  # the address-space limit is the
+            next_memory_check = elapsed + 0.5                 # main bound; this is a backstop
             try:
                 rss = sum(p.memory_info().rss for p in [ps, *ps.children(recursive=True)])
             except psutil.Error:
@@ -223,7 +257,6 @@ def run_sandbox(job_dir: Path, work: Path, limits: Limits) -> SandboxRun:
             if rss > rss_limit:
                 killed = "memory"
                 break
-        time.sleep(0.05)
     if killed:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -304,13 +337,13 @@ def _find_notebook(sub: Submission, plan: AssignmentPlan) -> tuple[Path | None, 
 
 
 def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
-                     denied: list[Path], duedate: dt.datetime | None = None) -> Result:
+                     denied: list[Path]) -> Result:
     """Grade one submission end to end; never raises (an internal error is a status too)."""
     start = time.perf_counter()
     result = Result(sub.student, sub.assignment, plan.notebook, "graded", 0.0, plan.max_score,
                     timestamp=sub.timestamp.isoformat() if sub.timestamp else "")
     try:
-        _grade_into(result, sub, plan, limits, scratch, denied, duedate)
+        _grade_into(result, sub, plan, limits, scratch, denied)
     except Exception as exc:  # noqa: BLE001 - one broken submission never stops a batch
         result.status, result.score = "grader error", 0.0
         result.details.append(f"internal error while grading: {type(exc).__name__}: {exc}")
@@ -319,7 +352,7 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
 
 
 def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
-                denied: list[Path], duedate: dt.datetime | None) -> None:
+                denied: list[Path]) -> None:
     path, why = _find_notebook(sub, plan)
     if path is None:
         result.status = "missing notebook"
@@ -415,13 +448,17 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
         statuses.append(("out of memory", "an exercise ran out of memory"))
     if any(v.lines and "did not finish in time" in v.lines[0] for v in result.cells) and not statuses:
         statuses.append(("timed out", "an exercise did not finish in time"))
-    if not statuses and duedate is not None and sub.timestamp is not None and sub.timestamp > duedate:
-        late = sub.timestamp - duedate
-        statuses.append(("late", f"submitted {_human(late)} after the due date"))
     if statuses:
         result.status = statuses[0][0]
         result.details = [d for _, d in statuses] + result.details
     shutil.rmtree(job_dir, ignore_errors=True)
+
+
+def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None) -> None:
+    """A graded submission handed in after the due date becomes ``late`` (scores unchanged)."""
+    if result.status == "graded" and timestamp is not None and duedate is not None and timestamp > duedate:
+        result.status = "late"
+        result.details.insert(0, f"submitted {_human(timestamp - duedate)} after the due date")
 
 
 def _allowed_roots() -> list[str]:

@@ -83,7 +83,8 @@ def write_autograded(root: Path, result: Result, source: dict, submitted_folder:
 def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
     """Merge one result into the real gradebook (nbgrader's tables: scores per grade cell)."""
     from nbgrader.api import Gradebook
-    from nbgrader.utils import parse_utc
+
+    from .grading import parse_utc
 
     with Gradebook(db_url) as gb:
         gb.update_or_create_student(result.student)
