@@ -82,11 +82,16 @@ def write_autograded(root: Path, result: Result, source: dict, submitted_folder:
 
 def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
     """Merge one result into the real gradebook (nbgrader's tables: scores per grade cell)."""
+    import warnings
+
     from nbgrader.api import Gradebook
+    from sqlalchemy.exc import SAWarning
 
     from .grading import parse_utc
 
-    with Gradebook(db_url) as gb:
+    with Gradebook(db_url) as gb, warnings.catch_warnings():
+        # nbgrader's own submission bookkeeping triggers an autoflush warning in SQLAlchemy 2
+        warnings.simplefilter("ignore", SAWarning)
         gb.update_or_create_student(result.student)
         kwargs = {"timestamp": parse_utc(result.timestamp)} if result.timestamp else {}
         gb.update_or_create_submission(result.assignment, result.student, **kwargs)
