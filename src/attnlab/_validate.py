@@ -44,6 +44,16 @@ def require_equal(
         )
 
 
+def require_qkv(Q: Any, K: Any, V: Any) -> None:
+    """Check queries ``(..., Lq, Dk)``, keys ``(..., Lk, Dk)`` and values ``(..., Lk, Dv)``:
+    the ranks, the shared width ``Dk`` of Q and K, the shared length ``Lk`` of K and V."""
+    require_ndim(Q, "Q", ("Lq", "Dk"))
+    require_ndim(K, "K", ("Lk", "Dk"))
+    require_ndim(V, "V", ("Lk", "Dv"))
+    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
+    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+
+
 def require_broadcastable(
     shape: Sequence[int], target: Sequence[int], name: str, target_desc: str
 ) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import require_equal, require_int, require_ndim
+from ._validate import require_int, require_ndim, require_qkv
 from .masks import _softmax_rows, masked_softmax
 
 
@@ -34,11 +34,7 @@ def scaled_dot_product_attention(
         output = weights @ V
     """
     Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
-    require_ndim(Q, "Q", ("Lq", "Dk"))
-    require_ndim(K, "K", ("Lk", "Dk"))
-    require_ndim(V, "V", ("Lk", "Dv"))
-    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
-    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    require_qkv(Q, K, V)
     Dk = Q.shape[-1]
     # Scale Q rather than the scores: the same numbers, Lq*Dk divisions instead of Lq*Lk.
     scores = (Q / np.sqrt(Dk)) @ np.swapaxes(K, -1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import fmt, require_equal, require_int, require_ndim
+from ._validate import fmt, require_equal, require_int, require_ndim, require_qkv
 
 Stats = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -163,11 +163,7 @@ def finish_softmax_stats(m: np.ndarray, l: np.ndarray, acc: np.ndarray) -> tuple
 
 
 def _check_qkv(Q, K, V) -> None:
-    require_ndim(Q, "Q", ("Lq", "Dk"))
-    require_ndim(K, "K", ("Lk", "Dk"))
-    require_ndim(V, "V", ("Lk", "Dv"))
-    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
-    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    require_qkv(Q, K, V)
 
 
 def tiled_attention(

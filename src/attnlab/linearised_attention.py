@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._validate import fmt, require_equal, require_ndim
+from ._validate import fmt, require_equal, require_ndim, require_qkv
 
 FeatureMap = Callable[[np.ndarray], np.ndarray]
 
@@ -57,11 +57,7 @@ def positive_random_features(X: np.ndarray, W: np.ndarray) -> np.ndarray:
 
 def _features(Q, K, V, feature_map) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
-    require_ndim(Q, "Q", ("Lq", "Dk"))
-    require_ndim(K, "K", ("Lk", "Dk"))
-    require_ndim(V, "V", ("Lk", "Dv"))
-    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
-    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    require_qkv(Q, K, V)
     if not callable(feature_map):
         raise ValueError(f"feature_map: expected a function (..., Dk) -> (..., M), "
                          f"got {type(feature_map).__name__}")

@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from .._validate import fmt, require_equal, require_int, require_ndim
+from .._validate import fmt, require_equal, require_int, require_ndim, require_qkv
 
 Stats = tuple[torch.Tensor, torch.Tensor, torch.Tensor]
 
@@ -130,11 +130,7 @@ def finish_softmax_stats(m: torch.Tensor, l: torch.Tensor, acc: torch.Tensor) ->
 
 
 def _check_qkv(Q, K, V) -> None:
-    require_ndim(Q, "Q", ("Lq", "Dk"))
-    require_ndim(K, "K", ("Lk", "Dk"))
-    require_ndim(V, "V", ("Lk", "Dv"))
-    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
-    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    require_qkv(Q, K, V)
 
 
 def tiled_attention(

@@ -10,7 +10,7 @@ import math
 
 import torch
 
-from .._validate import fmt, require_broadcastable, require_equal, require_int, require_ndim
+from .._validate import fmt, require_broadcastable, require_equal, require_int, require_ndim, require_qkv
 from ..averages import SIMPLEX_ATOL
 
 
@@ -162,11 +162,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[torch.Tensor, torc
     ``nn.MultiheadAttention`` and older torch versions give).
     """
     Q, K, V = _float(Q), _float(K), _float(V)
-    require_ndim(Q, "Q", ("Lq", "Dk"))
-    require_ndim(K, "K", ("Lk", "Dk"))
-    require_ndim(V, "V", ("Lk", "Dv"))
-    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
-    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    require_qkv(Q, K, V)
     # Scale Q rather than the scores: the same numbers, one pass over (Lq, Dk) instead of (Lq, Lk).
     scores = (Q / math.sqrt(Q.shape[-1])) @ K.transpose(-1, -2)  # (..., Lq, Dk) x (..., Dk, Lk) -> (..., Lq, Lk)
     weights = masked_softmax(scores, mask)  # (..., Lq, Lk)

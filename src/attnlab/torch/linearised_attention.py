@@ -6,7 +6,7 @@ from typing import Callable
 
 import torch
 
-from .._validate import fmt, require_equal, require_ndim
+from .._validate import fmt, require_equal, require_ndim, require_qkv
 
 FeatureMap = Callable[[torch.Tensor], torch.Tensor]
 
@@ -41,11 +41,7 @@ def positive_random_features(X: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
 
 def _features(Q, K, V, feature_map):
     Q, K, V = _float(Q), _float(K), _float(V)
-    require_ndim(Q, "Q", ("Lq", "Dk"))
-    require_ndim(K, "K", ("Lk", "Dk"))
-    require_ndim(V, "V", ("Lk", "Dv"))
-    require_equal(Q.shape[-1], K.shape[-1], "last dimension Dk", "Q", Q.shape, "K", K.shape)
-    require_equal(K.shape[-2], V.shape[-2], "length Lk", "K", K.shape, "V", V.shape)
+    require_qkv(Q, K, V)
     if not callable(feature_map):
         raise ValueError(f"feature_map: expected a function (..., Dk) -> (..., M), "
                          f"got {type(feature_map).__name__}")
