@@ -11,11 +11,46 @@ while learner code runs, so that a harmless warning never zeroes a correct answe
 from __future__ import annotations
 
 import copy
+import hashlib
+import os
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
+
+
+# ---------------------------------------------------------------------------------------------
+# Hidden inputs from the course secret.
+#
+# Visible cases use the public seeds written in the check modules. Hidden cases (``hidden=True``)
+# derive their seeds from the instructor's course secret when one is set (environment variable
+# ``ATTNLAB_COURSE_SECRET``, which ``autograde/nbgrader_config.py`` and ``make grade`` fill from
+# the gitignored file ``autograde/course_secret``), so a learner who reads ``attnlab.checks``
+# still cannot know the hidden inputs. Without a secret the public seeds are used: the hidden
+# inputs are then as public as this file.
+
+SECRET_ENV = "ATTNLAB_COURSE_SECRET"
+
+
+def course_secret() -> str:
+    """The instructor's course secret, or ``""`` when none is set."""
+    return os.environ.get(SECRET_ENV, "").strip()
+
+
+def case_seed(seed: int, hidden: bool) -> int:
+    """The seed a case draws from: ``seed`` itself for visible cases (and without a course
+    secret), otherwise a 63-bit number derived from the secret and ``seed``."""
+    secret = course_secret()
+    if not hidden or not secret:
+        return int(seed)
+    digest = hashlib.sha256(f"{secret}:{int(seed)}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+def case_rng(seed: int, hidden: bool) -> np.random.Generator:
+    """``np.random.default_rng`` seeded by :func:`case_seed`."""
+    return np.random.default_rng(case_seed(seed, hidden))
 
 
 class CheckFailure(AssertionError):

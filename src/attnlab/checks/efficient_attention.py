@@ -25,7 +25,7 @@ import numpy as np
 from .. import efficient as _ref
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 _STATS = ("m", "l", "acc")
 
@@ -132,7 +132,7 @@ def _split_stats(rng, batch, Lq, Lk, Dv, scale, cut):
 
 
 def _ms_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(801 if hidden else 81)
+    rng = case_rng(801 if hidden else 81, hidden)
     shapes = ([((), 5, 9, 2, 3.0, 4), ((3,), 4, 7, 3, 2.0, 5), ((), 3, 6, 4, 6.0, 1)] if hidden else
               [((), 4, 7, 3, 2.0, 3), ((2,), 3, 8, 2, 4.0, 5), ((), 6, 5, 1, 1.0, 2)])
     return [Case(_split_stats(rng, *s), why="two parts of the keys; the max is in part a for some "
@@ -140,7 +140,7 @@ def _ms_cases(hidden: bool) -> list[Case]:
 
 
 def _ms_empty_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(802 if hidden else 82)
+    rng = case_rng(802 if hidden else 82, hidden)
     cases = []
     for batch, Lq, Lk, Dv, cut in ([((), 5, 6, 2, 3), ((2,), 3, 5, 4, 2)] if hidden else
                                    [((), 4, 5, 3, 2), ((2,), 3, 6, 2, 4)]):
@@ -295,7 +295,7 @@ def _tile(rng, batch, Lq, T, Dv, scale):
 
 
 def _up_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(811 if hidden else 91)
+    rng = case_rng(811 if hidden else 91, hidden)
     specs = ([((), 5, 4, 3, 2, 2.0), ((2,), 4, 2, 5, 3, 3.0), ((), 3, 6, 1, 4, 1.5), ((), 4, 3, 2, 0, 2.0)]
              if hidden else
              [((), 4, 3, 2, 5, 2.0), ((2,), 3, 4, 3, 2, 3.0), ((), 5, 2, 4, 3, 1.0), ((), 3, 4, 2, 0, 2.0)])
@@ -310,7 +310,7 @@ def _up_cases(hidden: bool) -> list[Case]:
 
 
 def _up_masked_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(812 if hidden else 92)
+    rng = case_rng(812 if hidden else 92, hidden)
     cases = []
     for batch, Lq, T, Dv, n_seen in ([((), 4, 3, 2, 3), ((2,), 3, 5, 3, 2)] if hidden else
                                      [((), 4, 4, 3, 2), ((3,), 3, 2, 2, 4)]):
@@ -558,7 +558,7 @@ def _qkv(rng, batch, Lq, Lk, Dk, Dv, shift=0.0):
 
 
 def _ta_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(821 if hidden else 101)
+    rng = case_rng(821 if hidden else 101, hidden)
     specs = ([((), 6, 10, 3, 2, 4, "a tile size that divides neither length"),
               ((3,), 5, 4, 2, 3, 2, "a batch"),
               ((), 3, 7, 4, 5, 1, "tiles of one"),
@@ -575,7 +575,7 @@ def _ta_cases(hidden: bool) -> list[Case]:
 
 
 def _ta_causal_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(822 if hidden else 102)
+    rng = case_rng(822 if hidden else 102, hidden)
     specs = ([((), 8, 8, 3, 2, 3), ((2,), 9, 5, 2, 3, 2), ((), 4, 7, 3, 3, 2)] if hidden else
              [((), 7, 7, 4, 2, 3), ((2,), 8, 5, 3, 2, 2), ((), 5, 9, 2, 3, 2)])
     cases = [Case((*_qkv(rng, b, Lq, Lk, Dk, Dv), T), {"causal": True},
@@ -657,7 +657,7 @@ MEMORY_MISTAKES = [
 
 
 def _ta_memory_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(823 if hidden else 103)
+    rng = case_rng(823 if hidden else 103, hidden)
     Lq, Lk, T = (1280, 1792, 64) if hidden else (1024, 1536, 64)  # Lk >= 1536: room for key-only tiles
     return [Case((*_qkv(rng, (), Lq, Lk, 16, 8), T),
                  why=f"long sequences; the call may hold at most 1/{MEMORY_FRACTION} of the "
@@ -727,7 +727,7 @@ LSE_MISTAKES = [
 
 
 def _wl_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(831 if hidden else 111)
+    rng = case_rng(831 if hidden else 111, hidden)
     cases = []
     specs = ([((), 5, 8, 3, (0, 8)), ((2,), 4, 9, 2, (3, 7)), ((), 6, 10, 4, (0, 4))] if hidden else
              [((), 4, 7, 3, (0, 7)), ((2,), 5, 8, 2, (2, 6)), ((), 3, 9, 4, (5, 9))])

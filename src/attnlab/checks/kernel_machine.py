@@ -18,7 +18,7 @@ import numpy as np
 from .. import kernels as _ref
 from .. import linearised_attention as _lin
 from ..averages import softmax
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 # ---------------------------------------------------------------------------------------------
 # Wrong Gaussian kernels, shared by the mistakes below: (Lq,), (Lk,), sigma -> (Lq, Lk) scores.
@@ -122,7 +122,7 @@ def _points(rng, n, lo=-2.0, hi=2.0):
 
 
 def _gw_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(601 if hidden else 61)
+    rng = case_rng(601 if hidden else 61, hidden)
     setups = ([(5, 3, 0.45), (3, 8, 2.5), (6, 4, 0.8)] if hidden
               else [(4, 6, 0.7), (5, 3, 1.8), (3, 7, 0.3)])
     return [Case((_points(rng, Lq), _points(rng, Lk), s), why=f"Lq={Lq} queries, Lk={Lk} keys")
@@ -130,7 +130,7 @@ def _gw_cases(hidden: bool) -> list[Case]:
 
 
 def _gw_stable_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(602 if hidden else 62)
+    rng = case_rng(602 if hidden else 62, hidden)
     keys = np.sort(rng.uniform(0.0, 1.0, size=5))
     far = np.array([0.5, 14.0, -9.0] if hidden else [0.3, 12.0, -8.0])
     return [
@@ -213,7 +213,7 @@ NADARAYA_WATSON_MISTAKES = [
 
 
 def _nw_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(611 if hidden else 71)
+    rng = case_rng(611 if hidden else 71, hidden)
     setups = ([(6, 4, 0.55), (3, 9, 1.6), (8, 5, 0.35)] if hidden
               else [(4, 6, 0.7), (5, 3, 1.3), (7, 9, 0.4)])
     cases = []
@@ -315,7 +315,7 @@ _GRID = np.round(np.logspace(-1.6, 0.4, 17), 4)  # 0.025 ... 2.5, ratio ~1.33
 
 
 def _fb_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(621 if hidden else 81)
+    rng = case_rng(621 if hidden else 81, hidden)
     cases = []
     for N, noise in ([(30, 0.3), (22, 0.5)] if hidden else [(25, 0.35), (26, 0.3)]):
         x, y = _noisy_data(rng, N, noise=noise)
@@ -324,7 +324,7 @@ def _fb_cases(hidden: bool) -> list[Case]:
 
 
 def _fb_candidate_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(622 if hidden else 82)
+    rng = case_rng(622 if hidden else 82, hidden)
     x, y = _noisy_data(rng, 26 if hidden else 24, noise=0.3)
     shuffled = _GRID[rng.permutation(len(_GRID))]
     coarse = np.array([2.0, 0.9, 0.15, 0.05]) if hidden else np.array([1.5, 0.2, 0.7, 0.04])
@@ -463,7 +463,7 @@ KERNEL_RIDGE_PREDICT_MISTAKES = [
 
 
 def _krr_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(631 if hidden else 91)
+    rng = case_rng(631 if hidden else 91, hidden)
     setups = [(8, 0.65, 0.3), (6, 1.4, 0.05)] if hidden else [(7, 0.6, 0.5), (9, 1.3, 0.1)]
     cases = []
     for N, s, reg in setups:
@@ -474,7 +474,7 @@ def _krr_cases(hidden: bool) -> list[Case]:
 
 
 def _krp_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(632 if hidden else 92)
+    rng = case_rng(632 if hidden else 92, hidden)
     setups = [(3, 8, 0.65), (9, 5, 1.4)] if hidden else [(5, 7, 0.6), (11, 6, 1.3)]
     cases = []
     for Lq, N, s in setups:
@@ -647,7 +647,7 @@ def _qkv(rng, batch, Lq, Lk, Dk, Dv, scale=0.8):
 
 
 def _la_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(641 if hidden else 101)
+    rng = case_rng(641 if hidden else 101, hidden)
     if hidden:
         setups = [((), 3, 7, 2, 4, None), ((3,), 4, 6, 3, 2, None), ((), 5, 4, 3, 3, 9)]
     else:
@@ -662,7 +662,7 @@ def _la_cases(hidden: bool) -> list[Case]:
 
 
 def _la_causal_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(642 if hidden else 102)
+    rng = case_rng(642 if hidden else 102, hidden)
     setups = ([((), 6, 3, 2, None), ((2,), 4, 2, 3, None), ((), 5, 4, 2, 7)] if hidden
               else [((), 5, 3, 2, None), ((2,), 6, 4, 3, None), ((), 4, 3, 5, 6)])
     cases = []
@@ -756,7 +756,7 @@ LINEAR_RECURRENT_MISTAKES = [
 
 
 def _lr_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(651 if hidden else 111)
+    rng = case_rng(651 if hidden else 111, hidden)
     setups = [(6, 2, 3, None), (5, 4, 2, 7)] if hidden else [(5, 3, 2, None), (7, 4, 3, 6)]
     cases = []
     for L, Dk, Dv, M in setups:

@@ -14,7 +14,7 @@ import numpy as np
 from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 # ---------------------------------------------------------------------------------------------
 # masks must be boolean
@@ -269,7 +269,7 @@ def _random_mask(rng, shape, keep_one=True):
 
 
 def _ms_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(141 if hidden else 41)
+    rng = case_rng(141 if hidden else 41, hidden)
     Lq, Lk = (5, 3) if hidden else (4, 6)
     lengths = np.array([2, 4, 1]) if hidden else np.array([3, 5])
     B = len(lengths)
@@ -284,7 +284,7 @@ def _ms_cases(hidden: bool) -> list[Case]:
 
 
 def _ms_full_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(142 if hidden else 42)
+    rng = case_rng(142 if hidden else 42, hidden)
     mask = _random_mask(rng, (4, 5))
     mask[1 if hidden else 2] = False
     lengths = np.array([4, 0, 2]) if hidden else np.array([0, 4])
@@ -428,7 +428,7 @@ def _ca_case(rng, batch, Lq, Lk, Dq, Dkv, Dk, Dv, mask=None, why=""):
 
 
 def _ca_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(143 if hidden else 43)
+    rng = case_rng(143 if hidden else 43, hidden)
     if hidden:
         return [
             _ca_case(rng, (), 2, 5, 3, 3, 4, 2, why="Lq != Lk, Dk != Dv, one sequence"),
@@ -445,7 +445,7 @@ def _ca_cases(hidden: bool) -> list[Case]:
 
 
 def _ca_masked_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(144 if hidden else 44)
+    rng = case_rng(144 if hidden else 44, hidden)
     lengths = np.array([2, 5, 3]) if hidden else np.array([5, 2])
     B = len(lengths)
     row_mask = _random_mask(rng, (3, 4) if hidden else (4, 3))

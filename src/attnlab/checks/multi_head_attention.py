@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import masks as _masks
 from .. import multi_head as _ref
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 # ---------------------------------------------------------------------------------------------
 # split_heads
@@ -78,7 +78,7 @@ SPLIT_HEADS_MISTAKES = [
 
 
 def _sh_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(151 if hidden else 51)
+    rng = case_rng(151 if hidden else 51, hidden)
     shapes = ([(2, 6, 12, 2), (3, 2, 8, 4), (1, 5, 9, 3)] if hidden
               else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3)])
     return [Case((rng.normal(size=(B, L, D)), H), why=f"{H} heads of width {D // H}")
@@ -142,7 +142,7 @@ MERGE_HEADS_MISTAKES = [
 
 
 def _mh_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(152 if hidden else 52)
+    rng = case_rng(152 if hidden else 52, hidden)
     shapes = ([(2, 2, 5, 6), (1, 4, 3, 2), (3, 3, 2, 3)] if hidden
               else [(2, 2, 3, 4), (1, 4, 5, 3), (3, 3, 4, 2)])
     return [Case((rng.normal(size=s),), why=f"{s[1]} heads of width {s[3]}") for s in shapes]
@@ -269,7 +269,7 @@ def _mha_case(rng, B, Lq, Lk, D, H, mask=None, why="", self_attention=False):
 
 
 def _mha_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(153 if hidden else 53)
+    rng = case_rng(153 if hidden else 53, hidden)
     if hidden:
         return [_mha_case(rng, 2, 5, 3, 12, 4), _mha_case(rng, 2, 3, 3, 6, 2, self_attention=True,
                                                           why="self-attention, 2 heads of width 3"),
@@ -280,7 +280,7 @@ def _mha_cases(hidden: bool) -> list[Case]:
 
 
 def _mha_masked_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(154 if hidden else 54)
+    rng = case_rng(154 if hidden else 54, hidden)
     lengths = np.array([3, 0, 5]) if hidden else np.array([5, 0])
     Lq = 4 if hidden else 3
     return [
@@ -430,14 +430,14 @@ def _module_case(rng, B, Lq, Lk, D, H, bias=False, mask=None, why=""):
 
 
 def _module_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(155 if hidden else 55)
+    rng = case_rng(155 if hidden else 55, hidden)
     if hidden:
         return [_module_case(rng, 2, 4, 2, 12, 3), _module_case(rng, 1, 3, 6, 8, 2)]
     return [_module_case(rng, 2, 3, 5, 8, 2), _module_case(rng, 3, 4, 2, 12, 4)]
 
 
 def _module_bias_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(156 if hidden else 56)
+    rng = case_rng(156 if hidden else 56, hidden)
     D, H = (12, 3) if hidden else (8, 4)
     lengths = np.array([1, 4]) if hidden else np.array([5, 2])
     return [
@@ -527,7 +527,7 @@ MERGE_VALUE_OUTPUT_MISTAKES = [
 
 
 def _mvo_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(157 if hidden else 57)
+    rng = case_rng(157 if hidden else 57, hidden)
     sizes = [(12, 3), (8, 2), (6, 6)] if hidden else [(6, 2), (8, 4), (9, 3)]
     return [Case((rng.normal(size=(D, D)), rng.normal(size=(D, D)), H),
                  why=f"D={D}, {H} heads of width {D // H}") for D, H in sizes]

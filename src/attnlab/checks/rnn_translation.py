@@ -19,7 +19,7 @@ import numpy as np
 
 from ..masks import masked_softmax as _masked_softmax
 from ..translation_metrics import alignment_accuracy as _alignment_accuracy
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,13 +214,13 @@ def _additive_case(rng, B, Lk, Dq, Dk, Dh, lengths=None, why=""):
 
 
 def _additive_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(707 if hidden else 77)
+    rng = case_rng(707 if hidden else 77, hidden)
     shapes = [(3, 4, 5, 2, 6), (2, 6, 3, 5, 4)] if hidden else [(2, 5, 3, 4, 6), (4, 3, 6, 2, 5)]
     return [_additive_case(rng, *s) for s in shapes]
 
 
 def _additive_mask_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(708 if hidden else 78)
+    rng = case_rng(708 if hidden else 78, hidden)
     if hidden:
         return [_additive_case(rng, 4, 6, 3, 5, 4, lengths=[6, 2, 4, 1], why="padding masks"),
                 _additive_case(rng, 3, 5, 4, 3, 2, lengths=[3, 0, 5],
@@ -324,7 +324,7 @@ def _mult_case(rng, B, Lk, Dq, Dk, kind, lengths=None, why=""):
 
 
 def _mult_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(717 if hidden else 87)
+    rng = case_rng(717 if hidden else 87, hidden)
     # the square `general` case comes first: there W on the wrong side still runs, and is named
     if hidden:
         return [_mult_case(rng, 3, 5, 3, 3, "dot"), _mult_case(rng, 4, 3, 3, 3, "general"),
@@ -334,7 +334,7 @@ def _mult_cases(hidden: bool) -> list[Case]:
 
 
 def _mult_mask_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(718 if hidden else 88)
+    rng = case_rng(718 if hidden else 88, hidden)
     if hidden:
         return [_mult_case(rng, 4, 5, 3, 3, "dot", lengths=[5, 1, 3, 0], why="dot, padding masks, one empty row"),
                 _mult_case(rng, 3, 6, 2, 4, "general", lengths=[2, 6, 4], why="general, padding masks")]
@@ -502,7 +502,7 @@ def _step_case(rng, spec: DecoderSpec, B, Ls, lengths, why):
 
 
 def _step_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(727 if hidden else 97)
+    rng = case_rng(727 if hidden else 97, hidden)
     if hidden:
         return [_step_case(rng, DecoderSpec(11, 3, 5, 6, "additive", 4, 1727), 4, 6, [6, 3, 5, 2], "padding masks"),
                 _step_case(rng, DecoderSpec(7, 5, 4, 8, "additive", 3, 1728), 2, 5, [5, 1], "padding masks")]
@@ -511,7 +511,7 @@ def _step_cases(hidden: bool) -> list[Case]:
 
 
 def _step_luong_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(728 if hidden else 98)
+    rng = case_rng(728 if hidden else 98, hidden)
     if hidden:
         return [_step_case(rng, DecoderSpec(9, 3, 5, 5, "dot", 0, 1729), 3, 4, [2, 4, 3], "dot attention"),
                 _step_case(rng, DecoderSpec(8, 4, 3, 6, "general", 0, 1730), 3, 5, [5, 4, 1], "general attention")]
@@ -778,7 +778,7 @@ def _aa_case(rng, Lt, Ls, n_none, why):
 
 
 def _aa_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(747 if hidden else 117)
+    rng = case_rng(747 if hidden else 117, hidden)
     if hidden:
         return [_aa_case(rng, 9, 6, 3, "3 unaligned target tokens"), _aa_case(rng, 4, 7, 1, "Lt < Ls")]
     return [_aa_case(rng, 7, 5, 2, "2 unaligned target tokens (gold = -1)"),
@@ -786,7 +786,7 @@ def _aa_cases(hidden: bool) -> list[Case]:
 
 
 def _aa_batched_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(748 if hidden else 118)
+    rng = case_rng(748 if hidden else 118, hidden)
     cases = []
     for B, Lt, Ls, lengths in ([(3, 6, 5, [6, 3, 4])] if hidden else [(3, 7, 5, [7, 3, 5]), (2, 4, 6, [4, 2])]):
         weights = _aa_weights(rng, (B, Lt, Ls))

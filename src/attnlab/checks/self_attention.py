@@ -16,7 +16,7 @@ from ..self_attention import self_attention as _self_attention
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ..masks import masked_softmax as _masked_softmax
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 # ---------------------------------------------------------------------------------------------
 # self_attention(X, W_q, W_k, W_v)
@@ -149,13 +149,13 @@ def _sa_args(rng, batch, L, D, Dk, Dv):
 
 
 def _sa_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(301 if hidden else 71)
+    rng = case_rng(301 if hidden else 71, hidden)
     sizes = [(5, 3, 4, 2), (3, 7, 2, 5), (6, 4, 5, 3)] if hidden else [(4, 6, 3, 5), (5, 3, 4, 2), (3, 8, 2, 3)]
     return [Case(_sa_args(rng, (), *s), why="one sequence; L, D, Dk and Dv all differ") for s in sizes]
 
 
 def _sa_batched_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(302 if hidden else 72)
+    rng = case_rng(302 if hidden else 72, hidden)
     shapes = [((3,), 5, 3, 4, 2), ((2, 3), 4, 5, 2, 3)] if hidden else [((2,), 4, 6, 3, 5), ((3, 2), 3, 4, 5, 2)]
     return [Case(_sa_args(rng, b, *s), why="a batch of sequences (..., L, D)") for b, *s in shapes]
 
@@ -224,13 +224,13 @@ APPEND_ONES_MISTAKES = [
 
 
 def _ao_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(311 if hidden else 81)
+    rng = case_rng(311 if hidden else 81, hidden)
     shapes = [(5, 2), (3, 6)] if hidden else [(4, 3), (2, 5)]
     return [Case((rng.normal(size=s),), why="one sequence (L, D)") for s in shapes]
 
 
 def _ao_batched_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(312 if hidden else 82)
+    rng = case_rng(312 if hidden else 82, hidden)
     shapes = [(3, 4, 2), (2, 2, 3, 5)] if hidden else [(2, 4, 3), (3, 2, 5, 4)]
     return [Case((rng.normal(size=s),), why="a batch of sequences (..., L, D)") for s in shapes]
 
@@ -304,7 +304,7 @@ ABSORB_BIAS_MISTAKES = [
 
 
 def _ab_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(321 if hidden else 91)
+    rng = case_rng(321 if hidden else 91, hidden)
     shapes = [(5, 3), (2, 6), (4, 4)] if hidden else [(3, 5), (6, 2), (4, 4)]
     return [Case((rng.normal(size=(D, M)), rng.normal(size=M)), why="weights (D, M) and a bias (M,)")
             for D, M in shapes]
@@ -552,7 +552,7 @@ def _m_args(rng, batch, L, D, Dk, Dv, bias):
 
 
 def _m_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(331 if hidden else 101)
+    rng = case_rng(331 if hidden else 101, hidden)
     shapes = ([((), 5, 3, 4, 2, False), ((3,), 4, 5, 2, 3, False), ((), 3, 4, 5, 2, True)] if hidden
               else [((), 4, 6, 3, 5, False), ((2,), 3, 5, 4, 2, False), ((), 5, 3, 2, 4, True)])
     cases = []
@@ -564,7 +564,7 @@ def _m_cases(hidden: bool) -> list[Case]:
 
 
 def _m_mask_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(332 if hidden else 102)
+    rng = case_rng(332 if hidden else 102, hidden)
     shapes = [((), 5, 3, 4, 2), ((2,), 4, 6, 3, 5)] if hidden else [((), 4, 6, 3, 5), ((2,), 3, 5, 4, 2)]
     cases = []
     for full, (b, L, D, Dk, Dv) in enumerate(shapes):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import averages as _ref
-from ._core import Case, Mistake, run_check
+from ._core import Case, Mistake, case_rng, run_check
 
 # ---------------------------------------------------------------------------------------------
 # weighted_average
@@ -60,7 +60,7 @@ WEIGHTED_AVERAGE_MISTAKES = [
 
 
 def _wa_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(101 if hidden else 1)
+    rng = case_rng(101 if hidden else 1, hidden)
     cases = []
     for N, D in ([(5, 5), (7, 3), (1, 4)] if hidden else [(3, 3), (4, 2), (6, 5)]):
         w = rng.dirichlet(np.ones(N))
@@ -72,7 +72,7 @@ def _wa_cases(hidden: bool) -> list[Case]:
 
 
 def _wa_bad_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(102 if hidden else 2)
+    rng = case_rng(102 if hidden else 2, hidden)
     values = rng.normal(size=(3, 2))
     return [
         Case((values, np.array([0.5, 0.4, 0.4])), why="weights summing to 1.3", raises=ValueError),
@@ -162,7 +162,7 @@ SOFTMAX_MISTAKES = [
 
 
 def _sm_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(111 if hidden else 11)
+    rng = case_rng(111 if hidden else 11, hidden)
     shapes = [(3, 3), (2, 5), (4,)] if hidden else [(4, 4), (3, 6), (5,)]
     cases = [Case((rng.normal(size=s),), why="random scores") for s in shapes]
     cases.append(Case((rng.normal(size=(3, 3)),), {"axis": 0}, why="normalising the columns"))
@@ -171,7 +171,7 @@ def _sm_cases(hidden: bool) -> list[Case]:
 
 
 def _sm_stable_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(112 if hidden else 12)
+    rng = case_rng(112 if hidden else 12, hidden)
     big = np.array([[1e4, -1e4, 0.0, 5e3], [900.0, 1000.0, 1000.0, -1e4]])
     scales = np.stack([rng.normal(size=5) * 3 + 1e4, rng.normal(size=5) * 3 - 1e4])
     if hidden:
@@ -252,13 +252,13 @@ MIX_TOKENS_MISTAKES = [
 
 
 def _mt_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(121 if hidden else 21)
+    rng = case_rng(121 if hidden else 21, hidden)
     shapes = [(5, 3), (2, 4), (6, 6)] if hidden else [(4, 3), (3, 5), (5, 5)]
     return [Case((rng.normal(size=s) * 0.7,), why="random tokens") for s in shapes]
 
 
 def _mt_batched_cases(hidden: bool) -> list[Case]:
-    rng = np.random.default_rng(122 if hidden else 22)
+    rng = case_rng(122 if hidden else 22, hidden)
     shapes = [(3, 4, 2), (2, 2, 3, 5)] if hidden else [(2, 4, 3), (3, 2, 5, 4)]
     return [Case((rng.normal(size=s) * 0.7,), why="a batch of sequences") for s in shapes]
 
