@@ -33,10 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="initialisation and batch-order seed")
     parser.add_argument("--epochs", type=float, default=EPOCHS)
     parser.add_argument("--kinds", nargs="+", default=list(tr.KINDS), choices=tr.KINDS)
-    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads while training (default 1: fastest for these small models, "
+                             "and robust on a shared CPU; 0 keeps torch's default)")
     args = parser.parse_args(argv)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    threads = args.threads or None
+    if threads:
+        torch.set_num_threads(threads)
 
     start = time.perf_counter()
     data = tr.splits()
@@ -45,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for kind in args.kinds:
         config = tr.TrainConfig(attention=kind, epochs=args.epochs, lr=LR, seed=args.seed)
-        model, history = tr.train(config, data, log=lambda line: print(line, flush=True))
+        model, history = tr.train(config, data, log=lambda line: print(line, flush=True), threads=threads)
         path = tr.save_checkpoint(model, config, history, tr.checkpoint_path(kind, args.out))
         reloaded, _ = tr.load_checkpoint(path)  # float16 weights: measure what is committed
         figures = tr.evaluate(reloaded, data["test"])
