@@ -16,7 +16,8 @@ def _message(check, fn):
     return str(info.value)
 
 
-def test_checks_are_deterministic():
+def test_checks_are_deterministic(monkeypatch):
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "mistake-only")  # no second-run tier
     def wrong(x, axis=-1):
         return attnlab.softmax(x, axis=0)
     assert _message(check_softmax, wrong) == _message(check_softmax, wrong)
@@ -83,3 +84,59 @@ def test_hidden_messages_show_no_values():
     with pytest.raises(CheckFailure) as info:
         check_softmax(wrong, hidden=True)
     assert "expected:" not in str(info.value) and "axis 0" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tolerance policy, crash reading, wording, rendering (issue 12)
+
+def test_float32_softmax_passes_visible_and_hidden(capsys):
+    def softmax32(x, axis=-1):
+        x = np.asarray(x, dtype=np.float32)
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+    from attnlab.checks import check_softmax_stable
+    for hidden in (False, True):
+        check_softmax(softmax32, hidden=hidden)
+        check_softmax_stable(softmax32, hidden=hidden)
+
+
+def test_epsilon_in_the_normaliser_passes_but_a_large_one_is_named_by_size():
+    def eps(e_):
+        def softmax(x, axis=-1):
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / (e.sum(axis=axis, keepdims=True) + e_)
+        return softmax
+    check_softmax(eps(1e-6))
+    message = _message(check_softmax, eps(1e-3))
+    assert "epsilon" in message and "float32" in message
+
+
+def test_torch_and_numpy_crashes_of_one_mistake_get_one_name():
+    torch = pytest.importorskip("torch")
+
+    def torch_T(X):
+        X = torch.as_tensor(X)
+        return torch.softmax(X @ X.T, dim=-1) @ X
+    from attnlab.checks import check_mix_tokens_batched
+    assert "`X.T` on a batch" in _message(check_mix_tokens_batched, torch_T)
+
+
+def test_plural_names_take_a_plural_verb():
+    from attnlab.checks._core import compare
+    assert "the weights you returned differ " in compare(np.ones(3), np.zeros(3), rtol=1e-5, atol=1e-9,
+                                                          what="the weights you returned")
+    assert "the output you returned differs " in compare(np.ones(3), np.zeros(3), rtol=1e-5, atol=1e-9,
+                                                          what="the output you returned")
+
+
+def test_a_check_failure_renders_as_its_message_alone():
+    failure = CheckFailure("softmax is not right yet.\nOn x: ...")
+    assert failure._render_traceback_() == ["softmax is not right yet.", "On x: ..."]
+
+
+def test_an_exception_the_check_raised_is_not_blamed_on_the_learner():
+    from attnlab.checks._core import Case, CheckSpec, Outcome
+    spec = CheckSpec("SelfAttention", lambda x: x, [Case((np.ones(2),))])
+    message = spec.judge(0, Outcome(error="ProjectionBias", message="`self.W_q` has a bias"))
+    assert "the check could not use your SelfAttention" in message and "raised" not in message
+

@@ -5,7 +5,10 @@ reference; when it is wrong it raises :class:`CheckFailure` (an ``AssertionError
 message names the input, the difference, the known mistake the answer looks like, and the fix.
 ``hidden=True`` runs the inputs that nbgrader's hidden tests use.
 """
-from ._core import Case, CheckFailure, CheckSpec, Mistake, Outcome, SpecRecorded, SpecRecorder, run_check
+from ._core import (
+    Case, CheckFailure, CheckRaised, CheckSpec, Mistake, Outcome, SpecRecorded, SpecRecorder, explain,
+    feedback_level, run_check,
+)
 from .kernel_machine import (
     check_fit_bandwidth, check_fit_bandwidth_candidates, check_gaussian_attention_weights,
     check_gaussian_attention_weights_stable, check_kernel_ridge_fit, check_kernel_ridge_predict,
@@ -45,7 +48,8 @@ from .rnn_translation import (
 )
 
 __all__ = [
-    "Case", "CheckFailure", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder", "run_check",
+    "Case", "CheckFailure", "CheckRaised", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder",
+    "explain", "feedback_level", "run_check",
     "check_mix_tokens", "check_mix_tokens_batched", "check_softmax", "check_softmax_stable",
     "check_weighted_average", "check_weighted_average_rejects",
 ]

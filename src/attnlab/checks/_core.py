@@ -4,20 +4,54 @@ A check runs the learner's function on a list of :class:`Case` s, compares each 
 reference implementation and, on the first mismatch, compares the learner's result with a
 catalogue of known :class:`Mistake` s (wrong implementations written the way learners write
 them). The :class:`CheckFailure` it raises says what differs, on which input, which mistake the
-answer looks like, and how to fix it. Warnings are captured and floating-point errors silenced
-while learner code runs, so that a harmless warning never zeroes a correct answer in nbgrader
-(which scores any stderr output in a grade cell as a failure).
+answer looks like, and the principle that fixes it (the code-level fix on request:
+:func:`explain`, or a second failing run of the same check). Warnings are captured and
+floating-point errors silenced while learner code runs, so that a harmless warning never zeroes
+a correct answer in nbgrader (which scores any stderr output in a grade cell as a failure).
+
+Tolerance policy
+----------------
+One rule for every check, visible and hidden alike. An answer ``got`` matches the expected
+array ``exp`` when, entry by entry::
+
+    |got - exp| <= atol + rtol * scale + min(F32_FACTOR * f32, F32_CAP * scale)
+
+* ``scale`` is the largest finite ``|exp|`` of that array (of that item of a tuple): the
+  comparison scales with the size of the expected values, so a 1e-6 error on values of
+  size 1e4 and on values of size 1e-2 are judged alike. ``rtol = 1e-5``, ``atol = 1e-9`` by
+  default (a check may loosen them, never tighten them below the defaults).
+* ``f32`` is how far the reference itself moves when its floating inputs are rounded to
+  float32: the difference that computing in float32 cannot avoid (large for logits of 1e4,
+  ill-conditioned solves). ``F32_FACTOR = 16`` times it is allowed, capped at ``F32_CAP = 1e-2``
+  of the scale so that a discrete answer (an argmin) that flips under rounding never opens the
+  tolerance wide.
+
+What this guarantees: correct code that computes in float32 throughout, uses one float32
+constant (a scale as a float32 tensor), or adds a conventional epsilon <= 1e-6 to a normaliser
+(whose size is >= 1, as every normaliser of the course is after max subtraction) passes. What
+stays failing: every catalogued mistake; ``tests/test_catalogue.py`` runs each one against its
+check at this tolerance, and ``tests/test_realworld.py`` runs a corpus of correct and buggy
+variants. A difference that is close but not within tolerance is described by its size: the size
+of float32 rounding, the size of an epsilon or a rounded constant, or a real difference.
 """
 from __future__ import annotations
 
 import copy
 import hashlib
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
+
+RTOL = 1e-5
+ATOL = 1e-9
+F32_FACTOR = 16.0
+F32_CAP = 1e-2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,7 +88,27 @@ def case_rng(seed: int, hidden: bool) -> np.random.Generator:
 
 
 class CheckFailure(AssertionError):
-    """A check found a wrong answer; the message says what and how to fix it."""
+    """A check found a wrong answer; the message says what and how to fix it.
+
+    In IPython (JupyterLab, Notebook 7, nbgrader's Validate and feedback) it renders as its
+    message alone, without a traceback.
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return str(self).splitlines()
+
+
+class CheckRaised(Exception):
+    """Base of the exceptions a check's own code raises about the learner's object (a module
+    without the projections it must have, ...). Their names are remembered so that a message
+    says "the check could not use your X" rather than "X raised ...", even when the exception
+    comes back as a name from another process."""
+
+    names: set[str] = set()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        CheckRaised.names.add(cls.__name__)
 
 
 @dataclass(frozen=True)
@@ -62,12 +116,15 @@ class Mistake:
     """A common wrong implementation and the advice that fixes it.
 
     ``impl`` has the exercise's signature; the check runs it on the failing input and, if the
-    learner's output matches it, names the mistake.
+    learner's output matches it, names the mistake. ``principle`` says what to change without
+    code (which quantity, which axis, which shape); ``fix`` is the code-level fix, shown only on
+    request (:func:`explain`) or on a second failing run of the same check.
     """
 
     name: str
     fix: str
     impl: Callable[..., Any]
+    principle: str = ""
 
 
 @dataclass
@@ -84,8 +141,66 @@ class Case:
     raises: type[BaseException] | None = None
 
 
+# ---------------------------------------------------------------------------------------------
+# Feedback tiers
+
+FEEDBACK_ENV = "ATTNLAB_FEEDBACK"
+FEEDBACK_FILE = ".attnlab-feedback"
+FEEDBACK_LEVELS = ("full", "mistake-only")
+
+
+def feedback_level() -> str:
+    """``"full"`` (mistake, principle, code on request) or ``"mistake-only"`` (graded courses).
+
+    Read at every check, from the environment variable ``ATTNLAB_FEEDBACK`` or else from a file
+    ``.attnlab-feedback`` in the working directory or one of its parents (the instructor puts it
+    next to the released notebooks, or sets the variable for ``make grade``).
+    """
+    value = os.environ.get(FEEDBACK_ENV, "").strip().lower()
+    if not value:
+        try:
+            here = Path.cwd()
+            for folder in (here, *here.parents):
+                path = folder / FEEDBACK_FILE
+                if path.is_file():
+                    value = path.read_text(encoding="utf-8").strip().lower()
+                    break
+        except OSError:
+            value = ""
+    return "mistake-only" if value in ("mistake-only", "mistake_only", "mistake") else "full"
+
+
+_LAST: dict[str, tuple[str, Mistake | None]] = {}   # exercise -> (message key, mistake)
+_SEEN: dict[tuple[str, str], int] = {}              # (exercise, mistake name) -> failing runs
+
+
+def explain(exercise: str | None = None) -> None:
+    """Print the code-level fix for the last failing check of ``exercise`` (or of any)."""
+    if feedback_level() == "mistake-only":
+        print("Code-level fixes are turned off for this course: the check names the mistake; "
+              "your notes, the hints and the equations tell you how to fix it.")
+        return
+    if exercise is None and _LAST:
+        exercise = next(reversed(_LAST))
+    if exercise not in _LAST:
+        print(f"No failing check of {exercise or 'any exercise'} in this session yet."
+              if exercise else "No failing check in this session yet.")
+        return
+    _, mistake = _LAST[exercise]
+    if mistake is None:
+        print(f"The last failing check of {exercise} did not recognise the mistake, so there is "
+              "no code-level fix to show: compare each step with the equation on a tiny input.")
+        return
+    print(f"{exercise}: {mistake.name}.\nHow to fix it: {mistake.fix}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Running and comparing
+
 def _to_numpy(x: Any) -> Any:
     """Torch tensors and nested tuples become numpy arrays; other objects pass through."""
+    if isinstance(x, (tuple, list)) and any(type(v).__module__.startswith("torch") for v in x):
+        return tuple(_to_numpy(v) for v in x)
     if isinstance(x, tuple):
         return tuple(_to_numpy(v) for v in x)
     if type(x).__module__.startswith("torch"):
@@ -127,8 +242,45 @@ def _same_args(a: Any, b: Any) -> bool:
     return True
 
 
-def compare(got: Any, expected: Any, *, rtol: float, atol: float, what: str = "your result") -> str | None:
+def _scale(exp: np.ndarray) -> float:
+    finite = np.abs(exp[np.isfinite(exp)])
+    return float(finite.max()) if finite.size else 0.0
+
+
+def _allowed(exp: np.ndarray, rtol: float, atol: float, f32: float = 0.0,
+             scale: float | None = None) -> float:
+    """The largest difference the tolerance policy allows against ``exp`` (see the module doc)."""
+    scale = _scale(exp) if scale is None else min(scale, _scale(exp))
+    return atol + rtol * scale + min(F32_FACTOR * f32, F32_CAP * scale)
+
+
+def _close(a: np.ndarray, exp: np.ndarray, rtol: float, atol: float, f32: float = 0.0,
+           scale: float | None = None) -> bool:
+    if a.shape != exp.shape:
+        return False
+    same_nan = np.isnan(a) == np.isnan(exp)
+    same_inf = np.where(np.isinf(exp), a == exp, True)
+    if not (same_nan.all() and same_inf.all()):
+        return False
+    ok = np.isfinite(exp) & np.isfinite(a)
+    if not ok.any():
+        return True
+    return bool(np.max(np.abs(a[ok] - exp[ok])) <= _allowed(exp, rtol, atol, f32, scale))
+
+
+def _plural(what: str) -> bool:
+    """Whether ``what`` ("your result", "the weights you returned") names several things."""
+    noun = what[4:-len(" you returned")] if what.startswith("the ") and what.endswith(" you returned") else what
+    last = noun.split()[-1] if noun.split() else noun
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
+def compare(got: Any, expected: Any, *, rtol: float, atol: float, what: str = "your result",
+            f32: float = 0.0) -> str | None:
     """None if ``got`` matches ``expected``; otherwise a sentence saying how it differs."""
+    plural = _plural(what)
+    is_, has, contains, differs = (("are", "have", "contain", "differ") if plural
+                                   else ("is", "has", "contains", "differs"))
     if isinstance(expected, tuple):
         if not isinstance(got, (tuple, list)) or len(got) != len(expected):
             kind = type(got).__name__
@@ -136,34 +288,63 @@ def compare(got: Any, expected: Any, *, rtol: float, atol: float, what: str = "y
                     f"got {'a ' + kind if not isinstance(got, (tuple, list)) else f'{len(got)} items'}")
         return None
     if got is None:
-        return f"{what} is None: did you forget the `return`?"
+        return f"{what} {is_} None: did you forget the `return`?"
     try:
         arr = np.asarray(got, dtype=float)
     except (TypeError, ValueError):
-        return f"{what} is a {type(got).__name__}, not an array of numbers"
+        return f"{what} {is_} a {type(got).__name__}, not an array of numbers"
     exp = np.asarray(expected, dtype=float)
     if arr.shape != exp.shape:
-        return f"{what} has shape {arr.shape}, expected shape {exp.shape}"
+        return f"{what} {has} shape {arr.shape}, expected shape {exp.shape}"
     bad = ~np.isfinite(arr) & np.isfinite(exp)
     if bad.any():
-        return f"{what} contains NaN or inf at {int(bad.sum())} of {arr.size} entries where the answer is finite"
-    if not np.allclose(arr, exp, rtol=rtol, atol=atol, equal_nan=True):
-        diff = np.nanmax(np.abs(arr - exp))
-        return f"{what} differs from the expected values by up to {diff:.3g}"
+        return f"{what} {contains} NaN or inf at {int(bad.sum())} of {arr.size} entries where the answer is finite"
+    if not _close(arr, exp, rtol, atol, f32):
+        ok = np.isfinite(arr) & np.isfinite(exp)
+        diff = float(np.max(np.abs(arr[ok] - exp[ok]))) if ok.any() else float("nan")
+        return f"{what} {differs} from the expected values by up to {diff:.3g}" + _size_of(diff, exp, f32)
     return None
 
 
-def matches(got: Any, other: Any, *, rtol: float, atol: float) -> bool:
-    """True if two results agree in structure, shape and value (NaNs agree with NaNs)."""
+def _size_of(diff: float, exp: np.ndarray, f32: float) -> str:
+    """What kind of difference ``diff`` is, when it is small next to the expected values."""
+    scale = _scale(exp)
+    if not np.isfinite(diff) or scale == 0.0:
+        return ""
+    rel = diff / scale
+    if rel <= 1e-4:
+        return (f" ({rel:.1g} of the largest expected value: about float32 rounding, but more than "
+                "this input allows; check for float16, or a float32 result summed over many terms)")
+    if rel <= 1e-2:
+        return (f" ({rel:.1g} of the largest expected value: a small difference, more than float32 "
+                "rounding explains; the size of an epsilon larger than 1e-6 added to a normaliser, "
+                "or of a constant rounded to a few digits)")
+    return ""
+
+
+def matches(got: Any, other: Any, *, rtol: float, atol: float, f32: float = 0.0, like: Any = None) -> bool:
+    """True if two results agree in structure, shape and value (NaNs agree with NaNs).
+
+    With ``like`` (the reference's result), the tolerance scales with the smaller of the two
+    scales, so that two wrong answers far larger than the right one are still told apart.
+    """
     if isinstance(got, tuple) or isinstance(other, tuple):
+        likes = like if isinstance(like, tuple) and len(like) == len(other) else (None,) * len(other)
         return (isinstance(got, (tuple, list)) and isinstance(other, (tuple, list))
                 and len(got) == len(other)
-                and all(matches(g, o, rtol=rtol, atol=atol) for g, o in zip(got, other)))
+                and all(matches(g, o, rtol=rtol, atol=atol, f32=f32, like=k)
+                        for g, o, k in zip(got, other, likes)))
     try:
         a, b = np.asarray(got, dtype=float), np.asarray(other, dtype=float)
     except (TypeError, ValueError):
         return False
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+    scale = None
+    if like is not None:
+        try:
+            scale = _scale(np.asarray(like, dtype=float))
+        except (TypeError, ValueError):
+            scale = None
+    return _close(a, b, rtol, atol, f32, scale)
 
 
 @dataclass
@@ -197,21 +378,164 @@ def call(fn: Any, case: Case, invoke: Callable[..., Any] | None = None) -> Outco
     return Outcome(value=value, mutated=mutated)
 
 
+def _rounded(x: Any) -> Any:
+    """``x`` with every floating array (and float) rounded to float32 and back."""
+    if isinstance(x, np.ndarray) and np.issubdtype(x.dtype, np.floating):
+        return x.astype(np.float32).astype(x.dtype)
+    if isinstance(x, float):
+        return float(np.float32(x))
+    if isinstance(x, tuple):
+        return tuple(_rounded(v) for v in x)
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    return x
+
+
+def float32_sensitivity(reference: Callable[..., Any], case: Case, ref: Outcome) -> list[float]:
+    """How far the reference moves when its floating inputs are rounded to float32: one number
+    per output item (one for a plain array)."""
+    rounded = Case(_rounded(case.args), _rounded(case.kwargs), case.why)
+    other = call(reference, rounded)
+    items = ref.value if isinstance(ref.value, tuple) else (ref.value,)
+    theirs = other.value if isinstance(other.value, tuple) else (other.value,)
+    if other.error is not None or len(items) != len(theirs):
+        return [0.0] * len(items)
+    out = []
+    for a, b in zip(items, theirs):
+        try:
+            a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        except (TypeError, ValueError):
+            out.append(0.0)
+            continue
+        ok = np.isfinite(a) & np.isfinite(b) if a.shape == b.shape else np.zeros(0, bool)
+        out.append(float(np.max(np.abs(a[ok] - b[ok]))) if ok.any() else 0.0)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a crash
+
+_CRASH_KINDS = [  # (kind, pattern): numpy and torch wordings of the same failure share a kind
+    # a matmul whose shapes do not fit: numpy checks the core dimensions first, torch the batch
+    # dimensions (a broadcast error), so the two are one kind
+    ("shapes", r"matmul: Input operand|not aligned|mat1 and mat2 shapes|shapes cannot be multiplied"
+               r"|Expected size for first two dimensions of batch|size mismatch|"
+               r"inconsistent tensor size|mat2 must be|batch1 and batch2|self and mat2|"
+               r"Expected .* to have size .* at dimension|contraction"),
+    ("einsum", r"einsum|einstein sum|subscript|label '.' for operand"),
+    ("shapes", r"could not be broadcast|must match the size of tensor|doesn't match the broadcast"
+                  r"|do not broadcast|not broadcastable|The expanded size of the tensor"),
+    ("reshape", r"cannot reshape|is invalid for input of size|view size is not compatible"),
+    ("axis", r"out of bounds for array of dimension|Dimension out of range|axis .* is out of bounds"),
+    ("unpack", r"values to unpack"),
+    ("boolean-index", r"boolean index did not match|shape of the mask .* does not match"),
+    ("index", r"too many indices|index .* is out of bounds|out of bounds for (axis|dimension)"),
+    ("concatenate", r"concatenation axis|Sizes of tensors must match except in dimension"
+                    r"|must have same number of dimensions"),
+    ("transpose", r"axes don't match array|number of dims don't match in permute"
+                  r"|t\(\) expects a tensor with <= 2 dimensions"),
+]
+
+
+def crash_kind(outcome: Outcome) -> str | None:
+    """A name for what a crash says, the same for numpy's and torch's wording of it."""
+    if outcome.error is None:
+        return None
+    for kind, pattern in _CRASH_KINDS:
+        if re.search(pattern, outcome.message):
+            return kind
+    return None
+
+
+def _numbers(message: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", message)]
+
+
+def same_crash(a: Outcome, b: Outcome) -> bool:
+    """Whether two calls crashed the same way: same kind of failure (whatever the library's
+    wording), and for unpacking the same counts; an exception a check raised matches by name."""
+    if a.error is None or b.error is None:
+        return False
+    if a.error in CheckRaised.names or b.error in CheckRaised.names:
+        return a.error == b.error
+    ka, kb = crash_kind(a), crash_kind(b)
+    if ka is not None or kb is not None:
+        if ka != kb:
+            return False
+        return ka != "unpack" or _numbers(a.message) == _numbers(b.message)
+    if a.error != b.error:
+        return False
+    return re.sub(r"\d+", "#", a.message) == re.sub(r"\d+", "#", b.message)
+
+
+# ---------------------------------------------------------------------------------------------
+# Naming the mistake
+
+@dataclass
+class Diagnosis:
+    """Which known mistake(s) the learner's answer looks like, and how sure the check is."""
+
+    mistakes: list[Mistake]
+    kind: str = "match"   # "match", "combined" (two at once) or "shape" (the shape alone tells)
+
+
+def _combined(a: Mistake, b: Mistake) -> Mistake | None:
+    """Two flag-style mistakes (``partial(variant, **flags)`` of one variant) combined."""
+    fa, fb = a.impl, b.impl
+    if not (isinstance(fa, partial) and isinstance(fb, partial)) or fa.func is not fb.func:
+        return None
+    if fa.args or fb.args or not fa.keywords or not fb.keywords:
+        return None
+    if set(fa.keywords) & set(fb.keywords):
+        return None
+    return Mistake(f"{a.name}; and {b.name}", f"{a.fix} And: {b.fix}",
+                   partial(fa.func, **fa.keywords, **fb.keywords),
+                   f"{a.principle} And: {b.principle}" if a.principle and b.principle else "")
+
+
+def _behaves_like(got: Outcome, theirs: Outcome, ref: Outcome, rtol: float, atol: float,
+                  f32: float) -> bool:
+    if got.error is not None:
+        return same_crash(got, theirs) and not same_crash(ref, theirs)
+    like = ref.value if ref.error is None else None
+    if theirs.error is not None or not matches(got.value, theirs.value, rtol=rtol, atol=atol, f32=f32, like=like):
+        return False
+    return ref.error is not None or not matches(ref.value, theirs.value, rtol=rtol, atol=atol, f32=f32)
+
+
+def _shape_of(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return tuple(_shape_of(v) for v in value)
+    try:
+        return np.asarray(value, dtype=float).shape
+    except (TypeError, ValueError):
+        return None
+
+
 def _diagnose(got: Outcome, case: Case, mistakes: Sequence[Mistake], *, rtol: float, atol: float,
-              reference: Outcome) -> Mistake | None:
-    """The first mistake whose behaviour on ``case`` is the learner's behaviour (and not the
-    reference's)."""
+              reference: Outcome, f32: float = 0.0) -> Diagnosis | None:
+    """The mistake whose behaviour on ``case`` is the learner's behaviour (and not the
+    reference's); else two flag-style mistakes at once; else, for a wrong shape that exactly one
+    mistake also produces, that mistake by its shape."""
+    outcomes = []
     for mistake in mistakes:
         theirs = call(mistake.impl, case)
-        if got.error is not None:
-            same = theirs.error == got.error
-            differs_from_reference = reference.error != got.error
-        else:
-            same = theirs.error is None and matches(got.value, theirs.value, rtol=rtol, atol=atol)
-            differs_from_reference = reference.error is not None or not matches(
-                reference.value, theirs.value, rtol=rtol, atol=atol)
-        if same and differs_from_reference:
-            return mistake
+        outcomes.append(theirs)
+        if _behaves_like(got, theirs, reference, rtol, atol, f32):
+            return Diagnosis([mistake])
+    for i, a in enumerate(mistakes):
+        for b in mistakes[i + 1:]:
+            both = _combined(a, b)
+            if both is not None and _behaves_like(got, call(both.impl, case), reference, rtol, atol, f32):
+                return Diagnosis([a, b], "combined")
+    if got.error is None and reference.error is None:
+        shape = _shape_of(got.value)
+        if shape is not None and shape != _shape_of(reference.value):
+            same = [m for m, o in zip(mistakes, outcomes) if o.error is None and _shape_of(o.value) == shape]
+            if len({m.name for m in same}) == 1:
+                return Diagnosis(same[:1], "shape")
     return None
 
 
@@ -227,33 +551,45 @@ class CheckSpec:
     mistakes: Sequence[Mistake] = ()
     arg_names: Sequence[str] = ()
     outputs: Sequence[str] = ()
-    rtol: float = 1e-6
-    atol: float = 1e-9
+    rtol: float = RTOL
+    atol: float = ATOL
     show_values: bool = True
     passed: str = ""
     invoke: Callable[..., Any] | None = None
 
     def judge(self, index: int, got: Outcome) -> str | None:
-        """None if ``got`` is right on case ``index``; otherwise the failure message."""
+        """None if ``got`` is right on case ``index``; otherwise the failure message (the same
+        message for the same answer: the grader calls this once per submission)."""
+        verdict = self.verdict(index, got)
+        return None if verdict is None else verdict[0]
+
+    def verdict(self, index: int, got: Outcome) -> tuple[str, Mistake | None] | None:
+        """None if right; else the message and the mistake it names (if any)."""
         case = self.cases[index]
         where = describe(case, self.arg_names, values=self.show_values)
         if got.error == "NotImplementedError":
             return (f"{self.exercise} is not implemented yet: replace `raise NotImplementedError()` "
-                    "with your code, run that cell, then run this check again.")
+                    "with your code, run that cell, then run this check again.", None)
         if got.error == "NameError" and f"'{self.exercise}'" in got.message:
             return (f"{self.exercise} is not defined: run the cell that defines it (and check that it "
-                    "ran without an error), then run this check again.")
+                    "ran without an error), then run this check again.", None)
         ref = call(self.reference, case)
         if ref.error is not None and case.raises is None:  # a bug in the check itself
             raise RuntimeError(f"the reference {self.exercise} failed on {where}: {ref.error}: {ref.message}")
-        problem = _problem(got, ref, case, self.exercise, self.outputs, rtol=self.rtol, atol=self.atol)
+        rtol, atol = max(self.rtol, RTOL), max(self.atol, ATOL)
+        problem = _problem(got, ref, case, self.exercise, self.outputs, rtol=rtol, atol=atol)
+        f32 = 0.0
+        if problem is not None and got.error is None and ref.error is None:
+            sens = float32_sensitivity(self.reference, case, ref)
+            problem = _problem(got, ref, case, self.exercise, self.outputs, rtol=rtol, atol=atol, f32=sens)
+            f32 = max(sens, default=0.0)
         if problem is None and got.mutated:
             problem = (f"{self.exercise} changed its input arrays in place; compute into a new array "
                        "instead (e.g. `x = x - m`, not `x -= m`)")
         if problem is None:
             return None
-        mistake = _diagnose(got, case, self.mistakes, rtol=self.rtol, atol=self.atol, reference=ref)
-        return _message(self.exercise, where, problem, mistake, got, ref, self.show_values)
+        diagnosis = _diagnose(got, case, self.mistakes, rtol=rtol, atol=atol, reference=ref, f32=f32)
+        return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values)
 
     def success(self) -> str:
         return f"✓ {self.exercise}: {self.passed or 'matches the reference'} ({len(self.cases)} cases)."
@@ -263,9 +599,9 @@ class CheckSpec:
         if not callable(fn):
             raise CheckFailure(f"{self.exercise} should be a function, but it is a {type(fn).__name__}.")
         for index, case in enumerate(self.cases):
-            message = self.judge(index, call(fn, case, self.invoke))
-            if message:
-                raise CheckFailure(message)
+            verdict = self.verdict(index, call(fn, case, self.invoke))
+            if verdict:
+                raise CheckFailure(_remember(self.exercise, *verdict))
         print(self.success())
 
 
@@ -290,8 +626,8 @@ def run_check(
     mistakes: Sequence[Mistake] = (),
     arg_names: Sequence[str] = (),
     outputs: Sequence[str] = (),
-    rtol: float = 1e-6,
-    atol: float = 1e-9,
+    rtol: float = RTOL,
+    atol: float = ATOL,
     show_values: bool = True,
     passed: str = "",
     invoke: Callable[..., Any] | None = None,
@@ -307,6 +643,8 @@ def run_check(
             to name the learner's mistake.
         arg_names: the names of the positional arguments, for messages.
         outputs: the names of the items of a tuple result (``("output", "weights")``).
+        rtol, atol: the tolerance policy's constants (see the module docstring); a check may
+            loosen them, values below the defaults are raised to them.
         show_values: print small expected/actual arrays in the message (off for hidden cases).
         passed: what the success line says was checked.
         invoke: how to call the learner's object on a case, ``invoke(obj, *args, **kwargs)``
@@ -323,7 +661,7 @@ def run_check(
 
 
 def _problem(got: Outcome, ref: Outcome, case: Case, exercise: str, outputs: Sequence[str],
-             *, rtol: float, atol: float) -> str | None:
+             *, rtol: float, atol: float, f32: Sequence[float] = ()) -> str | None:
     if case.raises is not None:
         if got.error is None:
             return f"{exercise} should raise {case.raises.__name__} here, but it returned normally"
@@ -332,12 +670,18 @@ def _problem(got: Outcome, ref: Outcome, case: Case, exercise: str, outputs: Seq
                     f"but raised {got.error}: {got.message}")
         return None
     if got.error is not None:
+        if got.error in CheckRaised.names:
+            return f"the check could not use your {exercise}: {got.message}"
         return f"{exercise} raised {got.error}: {got.message}"
+    sens = list(f32) or [0.0]
+    if not isinstance(ref.value, tuple):
+        return compare(got.value, ref.value, rtol=rtol, atol=atol, f32=sens[0])
     problem = compare(got.value, ref.value, rtol=rtol, atol=atol)
-    if problem or not isinstance(ref.value, tuple):
+    if problem:
         return problem
-    for name, g, e in zip(outputs or [f"item {i}" for i in range(len(ref.value))], got.value, ref.value):
-        problem = compare(g, e, rtol=rtol, atol=atol, what=f"the {name} you returned")
+    sens = sens + [0.0] * (len(ref.value) - len(sens))
+    for name, g, e, s in zip(outputs or [f"item {i}" for i in range(len(ref.value))], got.value, ref.value, sens):
+        problem = compare(g, e, rtol=rtol, atol=atol, what=f"the {name} you returned", f32=s)
         if problem:
             return problem
     return None
@@ -353,17 +697,49 @@ def _small(x: Any) -> str | None:
     return np.array2string(arr, precision=4, suppress_small=True, separator=", ")
 
 
-def _message(exercise: str, where: str, problem: str, mistake: Mistake | None, got: Outcome,
-             ref: Outcome, show_values: bool) -> str:
+def _message(exercise: str, where: str, problem: str, diagnosis: Diagnosis | None, got: Outcome,
+             ref: Outcome, show_values: bool) -> tuple[str, Mistake | None]:
     lines = [f"{exercise} is not right yet.", f"On {where}: {problem}."]
     if show_values and got.error is None and ref.error is None and not isinstance(ref.value, tuple):
         exp_s, got_s = _small(ref.value), _small(got.value)
         if exp_s and got_s:
             lines.append(f"  expected: {exp_s}\n  yours:    {got_s}")
-    if mistake is not None:
-        lines.append(f"This looks like a known mistake: {mistake.name}.")
-        lines.append(f"How to fix it: {mistake.fix}")
-    else:
+    if diagnosis is None:
         lines.append("This does not look like any mistake we know; compare each step of your "
                      "code with the equation above, on a tiny input you can check by hand.")
-    return "\n".join(lines)
+        return "\n".join(lines), None
+    ms = diagnosis.mistakes
+    if diagnosis.kind == "combined":
+        mistake = _combined(ms[0], ms[1]) or ms[0]
+        lines.append(f"This looks like two known mistakes at once: {ms[0].name}; and {ms[1].name}.")
+    elif diagnosis.kind == "shape":
+        mistake = ms[0]
+        lines.append(f"The shape alone points to a known mistake: {mistake.name}.")
+    else:
+        mistake = ms[0]
+        lines.append(f"This looks like a known mistake: {mistake.name}.")
+    if feedback_level() == "mistake-only":
+        return "\n".join(lines), mistake
+    principles = [m.principle for m in ms if m.principle]
+    if principles:
+        lines.append("What to change: " + " And: ".join(principles))
+        lines.append(f"(For the code-level fix, run `attnlab.checks.explain(\"{exercise}\")`, "
+                     "or run this check again.)")
+    else:
+        lines.append(f"How to fix it: {mistake.fix}")
+    return "\n".join(lines), mistake
+
+
+def _remember(exercise: str, message: str, mistake: Mistake | None) -> str:
+    """In the learner's session: remember the failure for :func:`explain`; on a second failing
+    run naming the same mistake, add its code-level fix to the message."""
+    _LAST.pop(exercise, None)
+    _LAST[exercise] = (message, mistake)
+    if mistake is None or feedback_level() == "mistake-only":
+        return message
+    key = (exercise, mistake.name)
+    _SEEN[key] = _SEEN.get(key, 0) + 1
+    if _SEEN[key] > 1 and "How to fix it:" not in message:
+        lines = [line for line in message.splitlines() if not line.startswith("(For the code-level fix")]
+        message = "\n".join(lines + [f"How to fix it (second run): {mistake.fix}"])
+    return message

@@ -25,7 +25,7 @@ import numpy as np
 from .. import efficient as _ref
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
-from ._core import Case, Mistake, case_rng, run_check
+from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 
 _STATS = ("m", "l", "acc")
 
@@ -617,7 +617,7 @@ def check_tiled_attention_causal(tiled_attention, hidden: bool = False) -> None:
 MEMORY_FRACTION = 4  # the call may hold at most 1/4 of the (Lq, Lk) float64 score matrix at once
 
 
-class TooMuchMemory(Exception):
+class TooMuchMemory(CheckRaised, Exception):
     """The learner's tiled_attention held too much memory at once."""
 
 

@@ -14,13 +14,13 @@ import numpy as np
 from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
-from ._core import Case, Mistake, case_rng, run_check
+from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 
 # ---------------------------------------------------------------------------------------------
 # masks must be boolean
 
 
-class NotABooleanMask(TypeError):
+class NotABooleanMask(CheckRaised, TypeError):
     """The learner's mask function returned numbers instead of booleans."""
 
 

@@ -20,7 +20,8 @@ import numpy as np
 
 from .. import masks as _masks
 from .. import multi_head as _ref
-from ._core import Case, Mistake, case_rng, run_check
+from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
 # split_heads
@@ -315,23 +316,23 @@ def check_multi_head_attention_masked(multi_head_attention, hidden: bool = False
 # ---------------------------------------------------------------------------------------------
 # MultiHeadAttention (torch module)
 
-class MissingProjection(AttributeError):
+class MissingProjection(CheckRaised, AttributeError):
     """The learner's module has no ``nn.Linear`` attribute of the required name."""
 
 
-class WrongProjectionShape(ValueError):
+class WrongProjectionShape(CheckRaised, ValueError):
     """A projection's weight is not ``(d_model, d_model)``."""
 
 
-class UnexpectedBias(ValueError):
+class UnexpectedBias(CheckRaised, ValueError):
     """``bias=False`` but a projection has a bias."""
 
 
-class MissingBias(ValueError):
+class MissingBias(CheckRaised, ValueError):
     """``bias=True`` but a projection has no bias."""
 
 
-class NotAModule(TypeError):
+class NotAModule(CheckRaised, TypeError):
     """The learner's class does not build an ``nn.Module``."""
 
 
@@ -351,6 +352,7 @@ def _invoke_module(cls, X_q, X_kv, num_heads, mask, W_q, W_k, W_v, W_o,
     if not isinstance(module, nn.Module):
         raise NotAModule(f"MultiHeadAttention({D}, {num_heads}) is a {type(module).__name__}, "
                          "not an nn.Module: subclass nn.Module and call super().__init__()")
+    mask_t = None if mask is None else torch.from_numpy(np.asarray(mask))
     for name in PROJECTIONS:
         linear = getattr(module, name, None)
         if not isinstance(linear, nn.Linear):
@@ -358,9 +360,13 @@ def _invoke_module(cls, X_q, X_kv, num_heads, mask, W_q, W_k, W_v, W_o,
                 f"MultiHeadAttention(d_model={D}, num_heads={num_heads}) needs an attribute "
                 f"self.{name} = nn.Linear(d_model, d_model, bias=bias); "
                 + ("it has none" if linear is None else f"it is a {type(linear).__name__}"))
-        if tuple(linear.weight.shape) != (D, D):
+    materialise(module, lambda m: m(torch.from_numpy(X_q).float(), torch.from_numpy(X_kv).float(), mask=mask_t))
+    for name in PROJECTIONS:
+        linear = getattr(module, name)
+        in_f, out_f = in_out(linear)
+        if (out_f, in_f) != (D, D):
             raise WrongProjectionShape(
-                f"self.{name}.weight has shape {tuple(linear.weight.shape)}, expected "
+                f"self.{name}.weight has shape {(out_f, in_f)}, expected "
                 f"(d_model, d_model) = {(D, D)}")
         if bias and linear.bias is None:
             raise MissingBias(f"bias=True but self.{name} has no bias")
@@ -373,9 +379,8 @@ def _invoke_module(cls, X_q, X_kv, num_heads, mask, W_q, W_k, W_v, W_o,
             linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(W.T)))  # X @ W = X @ weight.T
             if b is not None:
                 linear.bias.copy_(torch.from_numpy(b))
-    mask_t = None if mask is None else torch.from_numpy(np.asarray(mask))
-    with torch.no_grad():
-        return module(torch.from_numpy(X_q), torch.from_numpy(X_kv), mask=mask_t)
+    return run_eval(module, lambda m: m(torch.from_numpy(X_q), torch.from_numpy(X_kv), mask=mask_t),
+                    "MultiHeadAttention")
 
 
 def _module_reference(X_q, X_kv, num_heads, mask, W_q, W_k, W_v, W_o,
@@ -410,6 +415,7 @@ MODULE_MISTAKES = [
             partial(_raises, MissingBias)),
     Mistake("not an nn.Module", "declare `class MultiHeadAttention(nn.Module)` and call "
             "`super().__init__()` first in __init__.", partial(_raises, NotAModule)),
+    Mistake("dropout left active in eval mode", DROPOUT_FIX, partial(_raises, DropoutActive), DROPOUT_PRINCIPLE),
     Mistake("`X @ self.W_q.weight`: nn.Linear stores its weight as (out, in)",
             "call the layer, `self.W_q(X)`, which computes `X @ weight.T + bias`.",
             partial(_module_variant, transposed=True)),

@@ -19,25 +19,26 @@ import numpy as np
 
 from ..masks import masked_softmax as _masked_softmax
 from ..translation_metrics import alignment_accuracy as _alignment_accuracy
-from ._core import Case, Mistake, case_rng, run_check
+from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, materialise, run_eval, weight_shape
 
 
 # ---------------------------------------------------------------------------------------------
 # Structural mistakes: the learner's class is not built as the stub says.
 
-class NotAModule(TypeError):
+class NotAModule(CheckRaised, TypeError):
     """The learner's class does not build an ``nn.Module``."""
 
 
-class LayerMissing(AttributeError):
+class LayerMissing(CheckRaised, AttributeError):
     """A layer the stub names is missing or of the wrong type."""
 
 
-class LayerShape(ValueError):
+class LayerShape(CheckRaised, ValueError):
     """A layer of the wrong size."""
 
 
-class LayerBias(ValueError):
+class LayerBias(CheckRaised, ValueError):
     """A layer with a bias where the stub has none."""
 
 
@@ -64,7 +65,7 @@ def _require_layer(module, name: str, kind, shape: tuple, call: str, bias: bool 
         found = "nothing" if layer is None else f"a {type(layer).__name__}"
         raise LayerMissing(f"{call} needs the attribute `self.{name}` ({kind.__name__}) of the stub; "
                            f"found {found}")
-    got = tuple(layer.weight.shape) if hasattr(layer, "weight") else None
+    got = weight_shape(layer)
     if got is not None and got != shape:
         raise LayerShape(f"in {call}, `self.{name}.weight` has shape {got}, expected {shape}")
     if bias is not None and (getattr(layer, "bias", None) is not None) != bias:
@@ -82,6 +83,7 @@ STRUCTURE_MISTAKES = [
     Mistake("a layer of the wrong size", "keep the stub's `__init__` as it is.", partial(_raises, LayerShape)),
     Mistake("a layer with a bias the stub does not have",
             "keep `bias=False` as in the stub: the scores have no bias term.", partial(_raises, LayerBias)),
+    Mistake("dropout left active in eval mode", DROPOUT_FIX, partial(_raises, DropoutActive), DROPOUT_PRINCIPLE),
 ]
 
 
@@ -189,6 +191,7 @@ def invoke_additive(cls, query, keys, W_q, W_k, v, mask=None):
     call = f"AdditiveAttention({Dq}, {Dk}, {Dh})"
     module = cls(Dq, Dk, Dh)
     _require_module(module, call)
+    materialise(module, lambda m: m(_t(query).float(), _t(keys).float(), _t(mask)))
     _require_layer(module, "W_q", nn.Linear, (Dh, Dq), call, bias=False)
     _require_layer(module, "W_k", nn.Linear, (Dh, Dk), call, bias=False)
     _require_layer(module, "v", nn.Linear, (1, Dh), call, bias=False)
@@ -197,7 +200,7 @@ def invoke_additive(cls, query, keys, W_q, W_k, v, mask=None):
         module.W_q.weight.copy_(_t(W_q.T))  # nn.Linear stores (out, in)
         module.W_k.weight.copy_(_t(W_k.T))
         module.v.weight.copy_(_t(v[None, :]))
-        return module(_t(query), _t(keys), _t(mask))
+    return run_eval(module, lambda m: m(_t(query), _t(keys), _t(mask)), "AdditiveAttention")
 
 
 def _lengths_mask(lengths, Lk):
@@ -306,13 +309,14 @@ def invoke_multiplicative(cls, query, keys, kind, W, mask=None):
     call = f"MultiplicativeAttention({Dq}, {Dk}, kind={kind!r})"
     module = cls(Dq, Dk, kind=kind)
     _require_module(module, call)
+    materialise(module, lambda m: m(_t(query).float(), _t(keys).float(), _t(mask)))
     if kind == "general":
         _require_layer(module, "W", nn.Linear, (Dq, Dk), call, bias=False)
     module = module.double()
     with torch.no_grad():
         if kind == "general":
             module.W.weight.copy_(_t(W))  # W(k) = W k, weight (Dq, Dk)
-        return module(_t(query), _t(keys), _t(mask))
+    return run_eval(module, lambda m: m(_t(query), _t(keys), _t(mask)), "MultiplicativeAttention")
 
 
 def _mult_case(rng, B, Lk, Dq, Dk, kind, lengths=None, why=""):
@@ -438,8 +442,8 @@ def invoke_decoder_step(cls, decoder, prev_token, hidden, encoder_outputs, src_m
         raise LayerMissing(f"{call} must keep the attention module it is given as `self.attention`")
     module = module.double()
     decoder.load_into(module)
-    with torch.no_grad():
-        return module.step(_t(prev_token), _t(hidden), _t(encoder_outputs), _t(src_mask))
+    return run_eval(module, lambda m: m.step(_t(prev_token), _t(hidden), _t(encoder_outputs), _t(src_mask)),
+                    "AttentionDecoder")
 
 
 def _step_variant(decoder, prev_token, hidden, encoder_outputs, src_mask, *, query="new",

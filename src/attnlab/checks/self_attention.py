@@ -16,7 +16,8 @@ from ..self_attention import self_attention as _self_attention
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ..masks import masked_softmax as _masked_softmax
-from ._core import Case, Mistake, case_rng, run_check
+from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
 # self_attention(X, W_q, W_k, W_v)
@@ -323,19 +324,19 @@ def check_absorb_bias(absorb_bias, hidden: bool = False) -> None:
 _LINEARS = (("W_q", "d_k"), ("W_k", "d_k"), ("W_v", "d_v"))
 
 
-class NotAModule(TypeError):
+class NotAModule(CheckRaised, TypeError):
     """The learner's class does not build an ``nn.Module``."""
 
 
-class ProjectionMissing(AttributeError):
+class ProjectionMissing(CheckRaised, AttributeError):
     """``W_q``, ``W_k`` or ``W_v`` is missing or not an ``nn.Linear``."""
 
 
-class ProjectionShape(ValueError):
+class ProjectionShape(CheckRaised, ValueError):
     """A projection maps the wrong number of features."""
 
 
-class ProjectionBias(ValueError):
+class ProjectionBias(CheckRaised, ValueError):
     """A projection has a bias where it should not, or none where it should."""
 
 
@@ -352,14 +353,24 @@ def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None
     if not isinstance(module, nn.Module):
         raise NotAModule(f"{call} is a {type(module).__name__}, not an nn.Module")
     sizes = {"d_k": Dk, "d_v": Dv}
-    for name, out in _LINEARS:
-        linear = getattr(module, name, None)
-        if not isinstance(linear, nn.Linear):
+    X_t = torch.from_numpy(X)
+    mask_t = None if mask is None else torch.from_numpy(mask)
+
+    def forward(m, X_t=X_t):
+        return m(X_t) if mask_t is None else m(X_t, mask_t)
+
+    for name, _ in _LINEARS:
+        if not isinstance(getattr(module, name, None), nn.Linear):
+            linear = getattr(module, name, None)
             raise ProjectionMissing(f"{call} has no nn.Linear attribute `self.{name}` (found "
                                     f"{type(linear).__name__ if linear is not None else 'nothing'})")
-        if tuple(linear.weight.shape) != (sizes[out], D):
-            raise ProjectionShape(f"in {call}, `self.{name}` maps {linear.in_features} -> "
-                                  f"{linear.out_features} features, expected d_in={D} -> {out}={sizes[out]}")
+    materialise(module, lambda m: forward(m, X_t.float()))
+    for name, out in _LINEARS:
+        linear = getattr(module, name)
+        in_f, out_f = in_out(linear)
+        if (out_f, in_f) != (sizes[out], D):
+            raise ProjectionShape(f"in {call}, `self.{name}` maps {in_f} -> {out_f} features, "
+                                  f"expected d_in={D} -> {out}={sizes[out]}")
         if bias != (linear.bias is not None):
             raise ProjectionBias(f"in {call}, `self.{name}` has {'a' if linear.bias is not None else 'no'} bias")
     module = module.double()
@@ -369,10 +380,7 @@ def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None
             linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(W.T)))  # nn.Linear: (out, in)
             if b is not None:
                 linear.bias.copy_(torch.from_numpy(b))
-        X_t = torch.from_numpy(X)
-        if mask is None:
-            return module(X_t)
-        return module(X_t, torch.from_numpy(mask))
+    return run_eval(module, forward, "SelfAttention")
 
 
 def _m_not_module(*args, **kwargs):
@@ -385,6 +393,10 @@ def _m_missing(*args, **kwargs):
 
 def _m_shape(*args, **kwargs):
     raise ProjectionShape("wrong size")
+
+
+def _m_dropout(*args, **kwargs):
+    raise DropoutActive("dropout")
 
 
 def _m_bias(*args, **kwargs):
@@ -506,6 +518,7 @@ MODULE_MISTAKES = [
     Mistake("the `bias` argument not passed on to nn.Linear",
             "`nn.Linear` has a bias unless told otherwise: write `nn.Linear(d_in, d_k, bias=bias)` "
             "(and the same for W_k and W_v).", _m_bias),
+    Mistake("dropout left active in eval mode", DROPOUT_FIX, _m_dropout, DROPOUT_PRINCIPLE),
     Mistake("no scaling: softmax(Q Kᵀ) instead of softmax(Q Kᵀ / √d_k)",
             "divide the scores by `math.sqrt(self.d_k)` (store d_k in __init__).", _m_no_scale),
     Mistake("scaling by √d_in (the input width) instead of √d_k",
