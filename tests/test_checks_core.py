@@ -140,3 +140,40 @@ def test_an_exception_the_check_raised_is_not_blamed_on_the_learner():
     message = spec.judge(0, Outcome(error="ProjectionBias", message="`self.W_q` has a bias"))
     assert "the check could not use your SelfAttention" in message and "raised" not in message
 
+
+
+def test_feedback_tiers(monkeypatch, capsys):
+    from attnlab.checks import explain
+
+    def wrong(x, axis=-1):
+        return attnlab.softmax(x, axis=0)
+    from attnlab.checks import _core
+    monkeypatch.setattr(_core, "_SEEN", {})  # a fresh session
+    monkeypatch.delenv("ATTNLAB_FEEDBACK", raising=False)
+    first = _message(check_softmax, wrong)
+    assert "What to change:" in first and "How to fix it" not in first and "keepdims" not in first
+    capsys.readouterr()
+    explain("softmax")
+    assert "keepdims" in capsys.readouterr().out
+    second = _message(check_softmax, wrong)
+    assert "How to fix it" in second
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "mistake-only")
+    graded = _message(check_softmax, wrong)
+    assert "known mistake" in graded and "What to change" not in graded and "How to fix" not in graded
+    explain("softmax")
+    assert "turned off" in capsys.readouterr().out
+
+
+def test_every_catalogued_mistake_has_a_principle_without_code():
+    import importlib
+    from attnlab.checks import Mistake
+    missing, coded = [], []
+    for name in ("weighted_averages", "query_key_value", "self_attention", "masks_and_cross_attention",
+                 "multi_head_attention", "kernel_machine", "rnn_translation", "efficient_attention"):
+        module = importlib.import_module(f"attnlab.checks.{name}")
+        for value in vars(module).values():
+            if isinstance(value, list) and value and all(isinstance(m, Mistake) for m in value):
+                missing += [m.name for m in value if not m.principle]
+                coded += [m.name for m in value if "np." in m.principle or "torch." in m.principle]
+    assert not missing, f"mistakes without a principle: {missing}"
+    assert not coded, f"principles with code in them: {coded}"

@@ -126,6 +126,12 @@ class Mistake:
     impl: Callable[..., Any]
     principle: str = ""
 
+    def __post_init__(self) -> None:
+        if not self.principle:
+            from ._principles import PRINCIPLES
+
+            object.__setattr__(self, "principle", PRINCIPLES.get(self.name, ""))
+
 
 @dataclass
 class Case:
