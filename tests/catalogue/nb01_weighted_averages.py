@@ -99,4 +99,14 @@ def mix_tokens(X):
 def mix_tokens(X):
     return attnlab.softmax(X @ X.T) @ X
 ''', fails=("test_mix_tokens_batched",), message="`X.T` on a batch"),
+
+    # real-world classes (issue 12) ---------------------------------------------------------
+    Wrong("softmax", '''
+def softmax(x, axis=-1):
+    if x.ndim == 1:  # a vector: the quick way
+        e = np.exp(x)
+        return e / e.sum()
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+''', fails=("test_softmax_stable",), message="no max subtraction", label="1-D branch unstable"),
 ]

@@ -191,4 +191,17 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     weights = e / np.where(total > 0, total, 1)
     return weights, weights @ V
 ''', fails=SDPA_ALL, message="returning (weights, output)"),
+
+    # real-world classes (issue 12) ---------------------------------------------------------
+    Wrong("scaled_dot_product_attention", '''
+import torch
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    Q, K, V = (torch.as_tensor(a, dtype=torch.float32) for a in (Q, K, V))
+    scores = Q @ K.T / K.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~torch.as_tensor(mask), float("-inf"))
+    weights = torch.nan_to_num(torch.softmax(scores, dim=-1))
+    return (weights @ V).numpy(), weights.numpy()
+''', fails=("test_sdpa_batched",), message="`K.T` on a batch", label="torch K.T"),
 ]

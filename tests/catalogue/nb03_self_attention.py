@@ -183,4 +183,13 @@ def absorb_bias(W, b):
             scores = scores.masked_fill(~mask, -1e9)
         A = torch.softmax(scores, dim=-1)
         return A @ V, A'''), fails=("test_self_attention_module_mask",), message="large negative number"),
+
+    # real-world classes (issue 12) ---------------------------------------------------------
+    Wrong("SelfAttention", _module(INIT, QKV + '''
+        A = at.masked_softmax(Q @ K.transpose(-1, -2) / math.sqrt(self.d_k), mask)
+        A = torch.nn.functional.dropout(A, p=0.1)  # training=True by default
+        return A @ V, A'''), fails=MODULE, message="dropout left active in eval mode"),
+    Wrong("SelfAttention", _module(INIT, '''        Q, K, V = X @ self.W_q.weight, X @ self.W_k.weight, X @ self.W_v.weight
+        A = at.masked_softmax(Q @ K.transpose(-1, -2) / math.sqrt(self.d_k), mask)
+        return A @ V, A'''), fails=MODULE, message="`X @ self.W_q.weight` without the transpose"),
 ]

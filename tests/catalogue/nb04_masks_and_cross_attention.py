@@ -170,4 +170,21 @@ def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
         mask = ~mask
     return attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)
 ''', fails=("test_cross_attention_masked",), message="the mask inverted"),
+
+    # real-world classes (issue 12) ---------------------------------------------------------
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    return attnlab.softmax(scores + (~mask) * -1e9, axis=-1)
+''', fails=("test_masked_softmax_fully_masked",), message="an additive mask"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    scores = np.where(mask, -np.inf, scores)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"),
+          message="the mask inverted", label="inverted, -inf"),
+    Wrong("padding_mask", '''
+def padding_mask(lengths, Lk):
+    return np.arange(lengths.max())[None, :] < lengths[:, None]
+''', fails=("test_padding_mask",), message="as wide as the longest sequence"),
 ]

@@ -226,4 +226,16 @@ def merge_value_output(W_v, W_o, num_heads):
     Dh = W_v.shape[0] // num_heads
     return np.stack([W_v[:, h * Dh:(h + 1) * Dh] @ W_o[h * Dh:(h + 1) * Dh] for h in range(num_heads)], axis=-1)
 ''', fails=("test_merge_value_output",), message="stacked on the last axis"),
+
+    # real-world classes (issue 12) ---------------------------------------------------------
+    Wrong("multi_head_attention", _mha(split_k="(X_kv @ W_k).reshape(B, Lq, num_heads, Dh).transpose(0, 2, 1, 3)",
+                                       split_v="(X_kv @ W_v).reshape(B, Lq, num_heads, Dh).transpose(0, 2, 1, 3)"),
+          fails=("test_multi_head_attention",), message="assumes Lq == Lk"),
+    Wrong("multi_head_attention", _mha(softmax="attnlab.masked_softmax(scores, mask[:, None] if mask is not None else None)"),
+          fails=("test_multi_head_attention_masked",), message="an axis added in the wrong place"),
+    Wrong("multi_head_attention", _mha(scale="1.0", out="attnlab.merge_heads(Z)"),
+          fails=("test_multi_head_attention", "test_multi_head_attention_masked"),
+          message="two known mistakes at once: no scaling of the scores; and no output projection"),
+    Wrong("mha_module", _module(weights="torch.nn.functional.dropout(weights, 0.1)"),
+          fails=("test_mha_module", "test_mha_module_bias_mask"), message="dropout left active in eval mode"),
 ]

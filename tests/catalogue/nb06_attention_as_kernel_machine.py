@@ -332,4 +332,15 @@ def linear_attention_recurrent(Q, K, V, feature_map):
         out = phi_Q[t] @ S / (phi_Q[t] @ z)
     return out
 ''', fails=("test_linear_attention_recurrent",), message="returning only the last output"),
+
+    # real-world classes (issue 12) ---------------------------------------------------------
+    Wrong("gaussian_attention_weights", '''
+def gaussian_attention_weights(x_query, x_keys, bandwidth):
+    scores = -(x_query[:, None] - x_keys[None, :]) ** 2 / 2  # sigma = 1
+    return attnlab.softmax(scores, axis=-1)
+''', fails=("test_gaussian_weights",), message="the bandwidth ignored"),
+    Wrong("nadaraya_watson", '''
+def nadaraya_watson(x_query, x_keys, y_values, bandwidth):
+    return attnlab.gaussian_attention_weights(x_query, x_keys, 1.0) @ y_values
+''', fails=("test_nadaraya_watson",), message="the bandwidth ignored"),
 ]

@@ -431,7 +431,7 @@ _CRASH_KINDS = [  # (kind, pattern): numpy and torch wordings of the same failur
                r"inconsistent tensor size|mat2 must be|batch1 and batch2|self and mat2|"
                r"Expected .* to have size .* at dimension|contraction"),
     ("einsum", r"einsum|einstein sum|subscript|label '.' for operand"),
-    ("shapes", r"could not be broadcast|must match the size of tensor|doesn't match the broadcast"
+    ("shapes", r"could not be broadcast|more dimensions than allowed|broadcasts to the scores|must match the size of tensor|doesn't match the broadcast"
                   r"|do not broadcast|not broadcastable|The expanded size of the tensor"),
     ("reshape", r"cannot reshape|is invalid for input of size|view size is not compatible"),
     ("axis", r"out of bounds for array of dimension|Dimension out of range|axis .* is out of bounds"),

@@ -1,5 +1,5 @@
 """What the module checks share: read a layer's size without touching an uninitialised weight,
-materialise lazily initialised layers, and run ``forward`` in eval mode, twice, to catch dropout
+materialise lazily initialised layers, and run ``forward`` in eval mode, several times, to catch dropout
 that stays active in eval mode.
 
 Every ``nn.Linear`` subclass is accepted (``nn.LazyLinear`` included): sizes come from
@@ -64,17 +64,19 @@ def weight_shape(layer: Any) -> tuple[int, ...] | None:
 
 
 def run_eval(module: Any, forward: Callable[[Any], Any], name: str) -> Any:
-    """``forward(module)`` in eval mode and without gradients, run twice with different random
-    seeds; different results mean dropout (or other randomness) that stays on in eval mode."""
+    """``forward(module)`` in eval mode and without gradients, run four times with different
+    random seeds; different results mean dropout (or other randomness) that stays on in eval mode."""
     import torch
 
     module.eval()
     with torch.no_grad():
         torch.manual_seed(1)
         first = forward(module)
-        torch.manual_seed(2)
-        second = forward(module)
-    if not _same(first, second):
+        same = True
+        for seed in (2, 3, 4):  # a small dropout can leave one pair of runs equal by chance
+            torch.manual_seed(seed)
+            same = same and _same(first, forward(module))
+    if not same:
         raise DropoutActive(
             f"two calls of {name}'s forward in eval mode gave different results: dropout (or "
             "other randomness) stays active after `.eval()`")

@@ -6,6 +6,10 @@ pass ``principle=`` itself; ``tests/test_checks_core.py`` requires one for every
 """
 
 PRINCIPLES: dict[str, str] = {
+    'the query length used for the keys too (code that assumes Lq == Lk)':
+        'Queries and keys may have different lengths: read each length from its own sequence.',
+    'a mask with an axis added in the wrong place (`mask.unsqueeze(1)` / `mask[:, None]`)':
+        'A mask lines up with the scores from the right (keys last, queries before them): add no axis that shifts them.',
     'dividing by N (a mean of the weighted rows)':
         'Weights on the simplex already sum to one: the weighted sum is the average, with no further division.',
     'weighting the rows but not summing them':

@@ -80,6 +80,19 @@ def _gw_keys_queries(x_query, x_keys, bandwidth):
     return softmax(_s_right(x_keys, x_query, bandwidth), axis=-1)
 
 
+def _gw_sigma_one(x_query, x_keys, bandwidth):
+    return softmax(_s_right(x_query, x_keys, 1.0), axis=-1)
+
+
+def _nw_sigma_one(x_query, x_keys, y_values, bandwidth):
+    return softmax(_s_right(x_query, x_keys, 1.0), axis=-1) @ y_values
+
+
+BANDWIDTH_IGNORED = ("the bandwidth ignored (σ fixed to 1)",
+                     "use the `bandwidth` argument in the exponent: `-(x_q - x_k)**2 / (2 * bandwidth**2)`.",
+                     "The kernel's width is the `bandwidth` argument; no fixed width.")
+
+
 def _gw_no_max(x_query, x_keys, bandwidth):
     e = np.exp(_s_right(x_query, x_keys, bandwidth))
     return e / e.sum(axis=-1, keepdims=True)
@@ -114,6 +127,7 @@ GAUSSIAN_WEIGHTS_MISTAKES = [
     Mistake("no max subtraction: exp underflows to 0/0 for a query far from every key",
             "use `attnlab.softmax(scores, axis=-1)`, which subtracts each row's maximum first.",
             _gw_no_max),
+    Mistake(BANDWIDTH_IGNORED[0], BANDWIDTH_IGNORED[1], _gw_sigma_one, BANDWIDTH_IGNORED[2]),
 ]
 
 
@@ -209,6 +223,7 @@ NADARAYA_WATSON_MISTAKES = [
             "by `2 * bandwidth**2`.", _nw_with(_s_no_half)),
     Mistake("σ not squared", "use `attnlab.gaussian_attention_weights`, or divide by "
             "`2 * bandwidth**2`.", _nw_with(_s_not_squared)),
+    Mistake(BANDWIDTH_IGNORED[0], BANDWIDTH_IGNORED[1], _nw_sigma_one, BANDWIDTH_IGNORED[2]),
 ]
 
 

@@ -142,6 +142,11 @@ def _pm_max(lengths, Lk):
     return np.tile(np.arange(Lk) < lengths.max(), (len(lengths), 1))
 
 
+def _pm_max_width(lengths, Lk):
+    lengths = np.asarray(lengths)
+    return np.arange(lengths.max()) [None, :] < lengths[:, None]
+
+
 def _pm_flat(lengths, Lk):
     return np.concatenate([np.arange(Lk) < n for n in np.asarray(lengths)])
 
@@ -167,6 +172,10 @@ PADDING_MASK_MISTAKES = [
     Mistake("one flat vector instead of one row per sequence",
             "stack the rows (`np.stack`) or broadcast `(1, Lk) < (B, 1)` to get shape (B, Lk).",
             _pm_flat),
+    Mistake("a mask as wide as the longest sequence, max(lengths), instead of Lk",
+            "the width is the `Lk` argument (the padded length), not `lengths.max()`: "
+            "`np.arange(Lk)[None, :] < lengths[:, None]`.", _pm_max_width,
+            "The mask has one column per key position: its width is Lk, whatever the lengths."),
 ]
 
 
@@ -223,6 +232,14 @@ def _ms_axis(scores, mask):
     return np.swapaxes(w, -1, -2)
 
 
+def _ms_additive(scores, mask):
+    return _softmax(scores + (~np.asarray(mask)) * -1e9)
+
+
+def _ms_inverted_neg_inf(scores, mask):
+    return _softmax(np.where(mask, -np.inf, scores))
+
+
 def _ms_indexing(scores, mask):
     s = np.array(scores, dtype=float)
     s[~mask] = -1e9  # IndexError unless the mask has the full shape of the scores
@@ -257,6 +274,19 @@ MASKED_SOFTMAX_MISTAKES = [
     Mistake("boolean indexing `scores[~mask] = ...`, which fails when the mask only broadcasts",
             "use `np.where(mask, scores, fill)`: it broadcasts a (B, 1, Lk) or (Lq, Lk) mask "
             "against (B, Lq, Lk) scores (and does not modify the input).", _ms_indexing),
+    Mistake("an additive mask (`scores + (1 - mask) * -1e9`): a fully masked row gets the softmax "
+            "of its raw scores instead of zeros",
+            "adding -1e9 everywhere on a row shifts the whole row, which the softmax ignores; "
+            "multiply the weights by the mask afterwards (`weights * mask`), or use "
+            "`np.where(mask, weights, 0.0)`.", _ms_additive,
+            "A row with no allowed key must get zero weights: shifting every score of a row "
+            "changes nothing after the softmax, so zero such rows explicitly."),
+    Mistake("the mask inverted and masked scores filled with -inf: a row that may see every key "
+            "becomes NaN",
+            "True = may attend: `np.where(mask, scores, -np.inf)`, then zero the weights where the "
+            "mask is False (`np.where(mask, weights, 0.0)`).", _ms_inverted_neg_inf,
+            "True means \"may attend\": block the scores where the mask is False, and give a row "
+            "with no allowed key zero weights, never 0/0."),
 ]
 
 

@@ -162,7 +162,7 @@ def check_merge_heads(merge_heads, hidden: bool = False) -> None:
 def _mha_variant(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None, biases=(None,) * 4, *,
                  scale="head", split_mode="ok", merge_mode="ok", axis=-1, out_proj=True, mask_mode="ok",
                  weights_mode="heads", W_o_T=False, one_head=False, transposed=False,
-                 use_bias=True):
+                 use_bias=True, query_length=False):
     """Multi-head attention with one deliberate change (the keyword arguments name it)."""
     X_q, X_kv = np.asarray(X_q, dtype=float), np.asarray(X_kv, dtype=float)
     Ws = [np.asarray(W, dtype=float) for W in (W_q, W_k, W_v, W_o)]
@@ -177,6 +177,8 @@ def _mha_variant(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None, biases=(No
 
     def split(X):
         B_, L, _ = X.shape
+        if query_length:  # code that assumes Lq == Lk: every sequence reshaped with Lq
+            L = Lq
         if split_mode == "no_transpose":
             return X.reshape(B_, H, L, Dh)
         if split_mode == "interleaved":
@@ -194,6 +196,8 @@ def _mha_variant(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None, biases=(No
     scores = Q @ np.swapaxes(K, -1, -2)  # (B, H, Lq, Lk)
     scores = scores / {"head": np.sqrt(Dh), "model": np.sqrt(D), "ratio": D / num_heads,
                        "none": 1.0}[scale]
+    if mask is not None and mask_mode == "unsqueeze1":  # a head axis added in the wrong place
+        mask = np.asarray(mask)[:, None]
     if mask is not None and mask_mode != "ignored":
         mask = np.broadcast_to(~mask if mask_mode == "inverted" else mask, scores.shape)
     else:
@@ -256,6 +260,13 @@ MHA_FLAGS = [  # (name, fix, flags); shared by the function and the module check
      {"mask_mode": "ignored"}),
     ("the mask inverted (True treated as blocked)",
      "True = may attend: pass the mask as it is.", {"mask_mode": "inverted"}),
+    ("the query length used for the keys too (code that assumes Lq == Lk)",
+     "take each sequence's length from its own array: `Lk = X_kv.shape[1]` for the keys and values.",
+     {"query_length": True}),
+    ("a mask with an axis added in the wrong place (`mask.unsqueeze(1)` / `mask[:, None]`)",
+     "the mask already broadcasts against (B, H, Lq, Lk) (it comes as (Lq, Lk) or (B, 1, 1, Lk)): "
+     "pass it as it is; an extra axis shifts its query and key axes onto the wrong ones.",
+     {"mask_mode": "unsqueeze1"}),
 ]
 
 MHA_MISTAKES = [Mistake(name, fix, _mha(flags)) for name, fix, flags in MHA_FLAGS]

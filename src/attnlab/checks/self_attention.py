@@ -395,6 +395,11 @@ def _m_shape(*args, **kwargs):
     raise ProjectionShape("wrong size")
 
 
+def _m_weight_untransposed(X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None):
+    # `X @ self.W_q.weight`: nn.Linear's weight is (out, in), i.e. W.T
+    return _module_reference(X, W_q.T, W_k.T, W_v.T, b_q, b_k, b_v, mask)
+
+
 def _m_dropout(*args, **kwargs):
     raise DropoutActive("dropout")
 
@@ -519,6 +524,9 @@ MODULE_MISTAKES = [
             "`nn.Linear` has a bias unless told otherwise: write `nn.Linear(d_in, d_k, bias=bias)` "
             "(and the same for W_k and W_v).", _m_bias),
     Mistake("dropout left active in eval mode", DROPOUT_FIX, _m_dropout, DROPOUT_PRINCIPLE),
+    Mistake("`X @ self.W_q.weight` without the transpose: nn.Linear stores its weight as (out, in)",
+            "call the layer, `self.W_q(X)`, which computes `X @ weight.T + bias`.", _m_weight_untransposed,
+            "A linear layer's weight is stored (out, in): let the layer apply itself, or transpose."),
     Mistake("no scaling: softmax(Q Kᵀ) instead of softmax(Q Kᵀ / √d_k)",
             "divide the scores by `math.sqrt(self.d_k)` (store d_k in __init__).", _m_no_scale),
     Mistake("scaling by √d_in (the input width) instead of √d_k",

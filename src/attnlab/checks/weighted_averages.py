@@ -180,6 +180,8 @@ def _sm_stable_cases(hidden: bool) -> list[Case]:
     return [
         Case((big,), why="logits of +-1e4"),
         Case((scales,), why="rows of very different scale: one near +1e4, one near -1e4"),
+        Case((rng.normal(size=6 if hidden else 5) * 3 + 1e4,), why="a 1-D vector of logits near 1e4"),
+        Case((rng.normal(size=(2, 3, 4)) * 3 - 1e4,), {"axis": 1}, why="a batch of logits near -1e4, axis=1"),
     ]
 
 
