@@ -10,6 +10,10 @@ PORT   ?= 8888
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_ARGS ?=
 JOBS   ?= 2
+# PyTorch's CPU-only wheel index: on Linux torch comes from there (PyPI's Linux wheel is the
+# CUDA build, several GB the course never uses). Empty (`make lab TORCH_INDEX=`) uses the plain
+# pin; where the index is unreachable, tools/install.py says so and falls back to it.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: help bootstrap lab test test-busy release grade bench checkpoints clean-grading
 
@@ -22,10 +26,9 @@ help:
 	@echo "make bench    run the benchmarks in benchmarks/"
 	@echo "make checkpoints  retrain notebook 07's translation models (about 10 min on 2 cores)"
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml tools/install.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
-	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
+	$(PYTHON) tools/install.py $(PY) --torch-index "$(TORCH_INDEX)"
 	@touch $@
 
 bootstrap: $(STAMP)

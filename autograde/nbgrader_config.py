@@ -50,6 +50,11 @@ c.Execute.interrupt_on_timeout = True
 c.LimitOutput.max_lines = 500
 c.LimitOutput.max_traceback = 50
 
+# `nbgrader export` writes the course's grades.csv (status, detail, one column per grade cell,
+# manual scores included) instead of overwriting it with nbgrader's own columns.
+# `nbgrader export --exporter=nbgrader.plugins.CsvExportPlugin --to=FILE` gives nbgrader's format.
+c.ExportApp.plugin_class = "attnlab.course.records.CourseExportPlugin"
+
 # Feedback shows the learner their own code and the visible checks, never the hidden tests.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",

@@ -9,6 +9,8 @@ from . import grade as _grade
 from . import release as _release
 from .grading import Limits
 
+DEFAULT_JOBS = 2  # the Makefile's JOBS; tests/test_course_tools.py keeps the two equal
+
 
 def main(argv: list[str] | None = None) -> int:
     # jsonschema (imported by nbformat and nbgrader) compiles ~40 grammars at import time when the
@@ -34,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             "out, out of memory, kernel died, malformed notebook, missing notebook, tampering "
             "detected."))
     g.add_argument("assignments", nargs="*", help="assignment ids (default: all that were submitted)")
-    g.add_argument("--jobs", "-j", type=int, default=1, help="submissions graded at once (default: %(default)s)")
+    g.add_argument("--jobs", "-j", type=int, default=DEFAULT_JOBS, help="submissions graded at once (default: %(default)s)")
     g.add_argument("--student", action="append", help="grade only this student (repeatable)")
     g.add_argument("--timeout", type=float, default=defaults.notebook_seconds,
                    help="wall-clock budget per notebook, seconds (default: %(default)s)")

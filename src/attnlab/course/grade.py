@@ -121,9 +121,9 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
         for r in results:
             if r.learner_nb is None:
                 records.write_status_feedback(root, r)
-    rows = records.store(root, results)
+    records.store(root, results)
     out = (root / csv).resolve()
-    records.write_csv(out, rows)
+    records.export_csv(root, db_url, out)  # from the gradebook: manual scores included
     counts = Counter(r.status for r in results)
     print("statuses: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), file=sys.stderr)
     print(f"wrote {_rel(out, root)}, feedback in autograde/feedback/")

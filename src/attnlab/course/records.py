@@ -11,7 +11,9 @@ from pathlib import Path
 from .grading import Result
 from .nbtext import canonical
 
-CSV_FIELDS = ["student_id", "assignment", "notebook", "status", "score", "max_score", "timestamp", "detail"]
+# Then one column per grade cell, named by its grade id, with its score (manual if given).
+CSV_FIELDS = ["student_id", "assignment", "notebook", "status", "score", "max_score", "needs_manual_grade",
+              "timestamp", "detail"]
 
 
 def _nbg(cell: dict) -> dict:
@@ -81,7 +83,15 @@ def write_autograded(root: Path, result: Result, source: dict, submitted_folder:
 
 
 def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
-    """Merge one result into the real gradebook (nbgrader's tables: scores per grade cell)."""
+    """Merge one result into the real gradebook (nbgrader's tables: scores per grade cell).
+
+    Only automatic scores are written: a manual score given in formgrader (or with nbgrader's
+    API) stays, and wins over the automatic one in ``Grade.score``, ``nbgrader export``, the
+    feedback and ``grades.csv``. ``needs_manual_grade`` follows nbgrader's rule (a cell with no
+    automatic score, or a manual score to review) with one refinement: a cell whose manual score
+    an instructor already reviewed is flagged again only when the regrade changed its automatic
+    score, so regrading an unchanged submission does not undo the review.
+    """
     import warnings
 
     from nbgrader.api import Gradebook
@@ -98,9 +108,22 @@ def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
         scores = {v.grade_id: v.score for v in result.cells}
         submission = gb.find_submission_notebook(notebook_id, result.assignment, result.student)
         for grade in submission.grades:
+            before = grade.auto_score
             grade.auto_score = scores.get(grade.name, 0.0)
-            grade.needs_manual_grade = grade.manual_score is not None
+            grade.needs_manual_grade = needs_manual_grade(grade.auto_score, grade.manual_score, before,
+                                                          bool(grade.needs_manual_grade))
         gb.db.commit()
+
+
+def needs_manual_grade(auto: float | None, manual: float | None, previous_auto: float | None,
+                       flagged: bool) -> bool:
+    """nbgrader's rule (``SaveAutoGrades``: no automatic score, or a manual score exists), except
+    that a reviewed manual score is flagged again only when the automatic score changed."""
+    if auto is None:
+        return manual is None or flagged
+    if manual is None:
+        return False
+    return flagged or previous_auto is None or abs(float(previous_auto) - float(auto)) > 1e-9
 
 
 def status_page(result: Result) -> str:
@@ -117,27 +140,137 @@ def write_status_feedback(root: Path, result: Result) -> None:
     (folder / result.notebook.replace(".ipynb", ".html")).write_text(status_page(result), encoding="utf-8")
 
 
+def _store_path(root: Path) -> Path:
+    return root / "autograde" / ".grading" / "results.json"
+
+
+def load_store(root: Path) -> dict[tuple[str, str], dict]:
+    path = _store_path(root)
+    try:
+        return {(r["student_id"], r["assignment"]): r for r in json.loads(path.read_text(encoding="utf-8"))}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
 def store(root: Path, results: list[Result]) -> dict[tuple[str, str], dict]:
-    """Keep the latest row per (student, assignment) across runs, in autograde/.grading/."""
-    path = root / "autograde" / ".grading" / "results.json"
+    """Keep the latest status, detail and check messages per (student, assignment) across runs,
+    in autograde/.grading/ (the scores themselves live in the gradebook)."""
+    path = _store_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
-    rows = {}
-    if path.is_file():
-        try:
-            rows = {(r["student_id"], r["assignment"]): r for r in json.loads(path.read_text(encoding="utf-8"))}
-        except (ValueError, KeyError, TypeError):
-            rows = {}
+    rows = load_store(root)
     for r in results:
-        rows[(r.student, r.assignment)] = r.row()
+        row = r.row()
+        row["messages"] = {v.grade_id: (v.lines[0] if v.lines else "") for v in r.cells if not v.passed}
+        rows[(r.student, r.assignment)] = row
     path.write_text(json.dumps(sorted(rows.values(), key=lambda r: (r["assignment"], r["student_id"])), indent=1),
                     encoding="utf-8")
     return rows
 
 
-def write_csv(path: Path, rows: dict[tuple[str, str], dict]) -> None:
+def _cell_order(root: Path | None, assignment: str, notebook: str, names: set[str]) -> list[str]:
+    """Grade cell ids in the source notebook's order (sorted where the source is unavailable)."""
+    order: list[str] = []
+    if root is not None:
+        path = root / "solutions" / assignment / f"{notebook}.ipynb"
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            order = [_nbg(c)["grade_id"] for c in cells if _nbg(c).get("grade") and _nbg(c).get("grade_id") in names]
+        except (OSError, ValueError, KeyError, TypeError):
+            order = []
+    return order + sorted(names - set(order))
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{float(x):g}"
+
+
+def gradebook_rows(gb, root: Path | None, students: list[str] | None = None,
+                   only: list[str] | None = None) -> tuple[list[dict], list[str]]:
+    """One row per submitted notebook, from nbgrader's gradebook (what ``nbgrader export`` and
+    formgrader see: a manual score wins over the automatic one), with the status and detail
+    ``make grade`` recorded; and the per-cell column names."""
+    stored = load_store(root) if root is not None else {}
+    rows, columns = [], []
+    for assignment in sorted(gb.assignments, key=lambda a: a.name):
+        if only and assignment.name not in only:
+            continue
+        for nb in sorted(assignment.notebooks, key=lambda n: n.name):
+            order = _cell_order(root, assignment.name, nb.name, {g.name for g in nb.grade_cells})
+            columns += [c for c in order if c not in columns]
+        for submission in sorted(assignment.submissions, key=lambda s: s.student_id):
+            if students and submission.student_id not in students:
+                continue
+            saved = stored.get((submission.student_id, assignment.name), {})
+            late = (submission.total_seconds_late or 0) > 0
+            for nb in sorted(submission.notebooks, key=lambda n: n.name):
+                status = saved.get("status") or ("late" if late else "graded")
+                details = [d for d in str(saved.get("detail") or "").split("; ") if d]
+                messages = saved.get("messages") or {}
+                row = {"student_id": submission.student_id, "assignment": assignment.name,
+                       "notebook": f"{nb.name}.ipynb", "status": status,
+                       "score": _num(nb.score), "max_score": _num(nb.max_score),
+                       "needs_manual_grade": "yes" if nb.needs_manual_grade else "no",
+                       "timestamp": saved.get("timestamp") or (
+                           submission.timestamp.isoformat(sep=" ") + " UTC" if submission.timestamp else "")}
+                lost, manual = [], []
+                for g in sorted(nb.grades, key=lambda g: g.name):
+                    row[g.name] = _num(g.score)
+                    if g.manual_score is not None:
+                        manual.append(f"{g.name} graded by hand: {_num(g.manual_score)}/{_num(g.max_score)}"
+                                      f" (automatic {_num(g.auto_score) or 'none'})")
+                    elif g.score is not None and g.max_score and g.score < g.max_score:
+                        why = messages.get(g.name, "")
+                        lost.append(f"{g.name} {_num(g.score)}/{_num(g.max_score)}" + (f": {why}" if why else ""))
+                if status in ("graded", "late") and lost:
+                    details.append("lost points: " + " | ".join(lost))
+                details += manual
+                row["detail"] = "; ".join(details)
+                rows.append(row)
+    return rows, columns
+
+
+def export_csv(root: Path, db_url: str, path: Path, students: list[str] | None = None,
+               only: list[str] | None = None) -> Path:
+    """Write the course's CSV from the gradebook (``make grade`` and ``nbgrader export`` both do)."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url) as gb:
+        rows, columns = gradebook_rows(gb, root, students, only)
+    write_csv(path, rows, columns)
+    return path
+
+
+def write_csv(path: Path, rows: list[dict], cell_columns: list[str]) -> None:
+    """``CSV_FIELDS``, then one column per grade cell (empty where a row's notebook has no such
+    cell). The file is written aside and renamed, so a reader never sees half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=CSV_FIELDS + [c for c in cell_columns if c not in CSV_FIELDS],
+                                restval="", extrasaction="ignore")
         writer.writeheader()
-        for key in sorted(rows, key=lambda k: (k[1], k[0])):
-            writer.writerow(rows[key])
+        for row in sorted(rows, key=lambda r: (r["assignment"], r["student_id"], r["notebook"])):
+            writer.writerow(row)
+    tmp.replace(path)
+
+
+def _export_plugin_base():
+    try:
+        from nbgrader.plugins import ExportPlugin
+    except ImportError:  # nbgrader not installed: the plugin is only loaded by `nbgrader export`
+        return object
+    return ExportPlugin
+
+
+class CourseExportPlugin(_export_plugin_base()):
+    """``nbgrader export`` writes the course's CSV (configured in autograde/nbgrader_config.py),
+    so it cannot overwrite ``grades.csv`` with other columns. ``--to PATH`` writes elsewhere;
+    ``--exporter=nbgrader.plugins.CsvExportPlugin`` gives nbgrader's own format."""
+
+    def export(self, gradebook) -> None:
+        root = Path(self.parent.coursedir.root) if getattr(self, "parent", None) is not None else Path.cwd()
+        dest = Path(self.to) if self.to else root / "autograde" / "grades.csv"
+        rows, columns = gradebook_rows(gradebook, root, [str(s) for s in self.student] or None,
+                                       [str(a) for a in self.assignment] or None)
+        write_csv(dest, rows, columns)
+        self.log.info("Exported %d row(s) to %s", len(rows), dest)

@@ -1,0 +1,106 @@
+"""What instructors read after ``make grade``: the course's CSV built from nbgrader's gradebook,
+manual grades kept across regrades, ``nbgrader export`` writing the same CSV, due dates from the
+instructor's file, and the CLI's defaults matching the Makefile."""
+from __future__ import annotations
+
+import csv
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import coursekit as ck
+from attnlab.course import records
+
+ASSIGNMENT = "01_weighted_averages"
+
+
+def _rows(path):
+    with open(path, newline="", encoding="utf-8") as fh:
+        return {r["student_id"]: r for r in csv.DictReader(fh)}
+
+
+def _nbgrader(course, *args):
+    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(course),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course / "autograde", env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_needs_manual_grade_rule():
+    # nbgrader's rule: no automatic score -> a person must grade it
+    assert records.needs_manual_grade(None, None, None, False)
+    assert not records.needs_manual_grade(2.0, None, 0.0, True)
+    # a reviewed manual score stays reviewed while the automatic score does not move ...
+    assert not records.needs_manual_grade(0.0, 2.0, 0.0, False)
+    # ... and asks for review again when it does, or when it was never reviewed
+    assert records.needs_manual_grade(2.0, 1.0, 0.0, False)
+    assert records.needs_manual_grade(0.0, 2.0, 0.0, True)
+
+
+@pytest.mark.notebooks
+def test_manual_grade_reaches_the_csv_and_survives_a_regrade(tmp_path):
+    from nbgrader.api import Gradebook
+
+    course = ck.make_course(tmp_path)
+    wrong = next(w for w in ck.catalogue(ASSIGNMENT) if w.solution == "softmax")
+    ck.submit(course, "alice", ASSIGNMENT, ck.completed_student_notebook(ASSIGNMENT))
+    ck.submit(course, "bob", ASSIGNMENT, ck.completed_student_notebook(ASSIGNMENT, {"softmax": wrong.code}))
+    proc = ck.course_command(course, "grade", ASSIGNMENT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    full = ck.max_points(ck.load(ck.solution_path(ASSIGNMENT)))
+    csv_path = course / "autograde" / "grades.csv"
+    rows = _rows(csv_path)
+    header = next(csv.reader(open(csv_path, encoding="utf-8")))
+    assert header[: len(records.CSV_FIELDS)] == records.CSV_FIELDS
+    assert header[len(records.CSV_FIELDS):] == list(full), "one column per grade cell, in notebook order"
+    assert rows["alice"]["detail"] == "" and float(rows["alice"]["score"]) == sum(full.values())
+    lost = wrong.fails[0]
+    assert float(rows["bob"][lost]) == 0 and float(rows["bob"]["score"]) < sum(full.values())
+    assert f"lost points: {lost} 0/" in rows["bob"]["detail"] and wrong.message in rows["bob"]["detail"]
+    assert rows["bob"]["needs_manual_grade"] == "no"
+
+    # formgrader's way of giving a manual score (its API handler does exactly this)
+    db = "sqlite:///" + str(course / "autograde" / "gradebook.db")
+    with Gradebook(db) as gb:
+        grade = gb.find_grade(lost, ASSIGNMENT, ASSIGNMENT, "bob")
+        grade.manual_score = full[lost]
+        grade.needs_manual_grade = False
+        gb.db.commit()
+
+    # `nbgrader export` writes the course's CSV (same columns), with the manual score
+    csv_path.unlink()
+    proc = _nbgrader(course, "export")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = _rows(csv_path)
+    assert float(rows["bob"][lost]) == full[lost]
+    assert f"{lost} graded by hand: {full[lost]:g}/{full[lost]:g} (automatic 0)" in rows["bob"]["detail"]
+    assert set(rows) == {"alice", "bob"} and rows["bob"]["status"] == "graded"
+
+    # regrading keeps the manual score, and the reviewed cell is not flagged again
+    proc = ck.course_command(course, "grade", ASSIGNMENT, "--student", "bob")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = _rows(csv_path)
+    assert float(rows["bob"][lost]) == full[lost] and rows["bob"]["needs_manual_grade"] == "no"
+    assert set(rows) == {"alice", "bob"}
+    with Gradebook(db) as gb:
+        grade = gb.find_grade(lost, ASSIGNMENT, ASSIGNMENT, "bob")
+        assert grade.manual_score == full[lost] and grade.auto_score == 0 and not grade.needs_manual_grade
+    # nbgrader's own format is still one flag away
+    other = course / "nbgrader-format.csv"
+    proc = _nbgrader(course, "export", "--exporter=nbgrader.plugins.CsvExportPlugin", f"--to={other}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "raw_score" in other.read_text().splitlines()[0]
+
+
+def test_cli_default_jobs_match_the_makefile():
+    makefile = (ck.ROOT / "Makefile").read_text()
+    jobs = int(re.search(r"^JOBS\s*\?=\s*(\d+)", makefile, re.M).group(1))
+    from attnlab.course import cli
+
+    assert cli.DEFAULT_JOBS == jobs
+    proc = subprocess.run([sys.executable, "-m", "attnlab.course.cli", "grade", "--help"],
+                          capture_output=True, text=True)
+    assert f"(default: {jobs})" in proc.stdout
