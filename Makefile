@@ -24,6 +24,7 @@ help:
 	@echo "make release  regenerate notebooks/ from solutions/ with nbgrader (instructors)"
 	@echo "make grade    autograde autograde/submitted/, write grades.csv and feedback (instructors)"
 	@echo "make bench    run the benchmarks in benchmarks/"
+	@echo "make clean-grading  delete grading outputs; move the gradebook to autograde/backups/"
 	@echo "make checkpoints  retrain notebook 07's translation models (about 10 min on 2 cores)"
 
 $(STAMP): requirements.txt pyproject.toml tools/install.py
@@ -56,5 +57,15 @@ bench: bootstrap
 checkpoints: bootstrap
 	$(PY) benchmarks/train_translation.py --out src/attnlab/checkpoints
 
+# Deletes what `make grade` rebuilds; the gradebook (students, manual grades) is moved aside, never
+# deleted; due dates come back from autograde/due_dates.csv on the next release or grade.
+GRADING_OUTPUTS := autograde/autograded autograde/feedback autograde/grades.csv autograde/.grading
 clean-grading:
-	rm -rf autograde/autograded autograde/feedback autograde/gradebook.db autograde/grades.csv
+	@echo "deleting $(GRADING_OUTPUTS) (make grade rebuilds them)"
+	@rm -rf $(GRADING_OUTPUTS)
+	@if [ -f autograde/gradebook.db ]; then \
+	  mkdir -p autograde/backups; \
+	  dest=autograde/backups/gradebook-$$(date -u +%Y%m%dT%H%M%SZ).db; \
+	  mv autograde/gradebook.db $$dest; \
+	  echo "moved autograde/gradebook.db (students, scores, manual grades) to $$dest; copy it back to restore"; \
+	fi

@@ -28,6 +28,10 @@ c.CourseDirectory.solution_directory = "autograde/solution"
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(ROOT, "autograde", "gradebook.db")
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".*"]
 
+# Student notebooks in the course's canonical form (header, no outputs), also when
+# `nbgrader generate_assignment` is run by hand instead of `make release`.
+c.GenerateAssignment.exporter_class = "attnlab.course.student_export.StudentNotebookExporter"
+
 # Student stubs: what replaces the code between ### BEGIN SOLUTION and ### END SOLUTION.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"

@@ -104,3 +104,49 @@ def test_cli_default_jobs_match_the_makefile():
     proc = subprocess.run([sys.executable, "-m", "attnlab.course.cli", "grade", "--help"],
                           capture_output=True, text=True)
     assert f"(default: {jobs})" in proc.stdout
+
+
+def test_plain_generate_assignment_writes_the_committed_format(tmp_path):
+    """`nbgrader generate_assignment` run by hand writes notebooks/ exactly as `make release`."""
+    course = ck.make_course(tmp_path)
+    target = course / "notebooks" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    target.write_text("{}")
+    proc = _nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert target.read_bytes() == ck.release_path(ASSIGNMENT).read_bytes()
+
+
+def test_due_dates_file_is_applied_and_checked(tmp_path, monkeypatch):
+    from nbgrader.api import Gradebook
+
+    # nbgrader runs `alembic` from PATH when it creates a gradebook
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    from attnlab.course import release
+
+    course = ck.make_course(tmp_path)
+    (course / "autograde" / "due_dates.csv").write_text(
+        f"name,duedate\n{ASSIGNMENT},2026-12-01 23:59:00 UTC\n02_query_key_value,\n")
+    dates = release.apply_due_dates(course)
+    assert str(dates[ASSIGNMENT]) == "2026-12-01 23:59:00" and dates["02_query_key_value"] is None
+    with Gradebook("sqlite:///" + str(course / "autograde" / "gradebook.db")) as gb:
+        assert str(gb.find_assignment(ASSIGNMENT).duedate) == "2026-12-01 23:59:00"
+    for text, word in ((f"name,duedate\n{ASSIGNMENT},next friday\n", "next friday"),
+                       ("name,duedate\n99_nothing,2026-12-01\n", "99_nothing"),
+                       ("assignment,due\n", "name,duedate")):
+        (course / "autograde" / "due_dates.csv").write_text(text)
+        with pytest.raises(SystemExit, match=word):
+            release.read_due_dates(course)
+
+
+def test_clean_grading_keeps_the_gradebook_aside(tmp_path):
+    course = tmp_path / "c"
+    (course / "autograde" / "feedback" / "s").mkdir(parents=True)
+    (course / "autograde" / "grades.csv").write_text("x")
+    (course / "autograde" / "gradebook.db").write_text("db")
+    proc = subprocess.run(["make", "-s", "-f", str(ck.ROOT / "Makefile"), "clean-grading"], cwd=course,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "deleting" in proc.stdout and "moved autograde/gradebook.db" in proc.stdout
+    assert not (course / "autograde" / "feedback").exists() and not (course / "autograde" / "grades.csv").exists()
+    (backup,) = (course / "autograde" / "backups").glob("gradebook-*.db")
+    assert backup.read_text() == "db"

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import records
 from .grading import Limits, Result, Submission, grade_submission, mark_late, read_timestamp
 from .plan import plan_assignment
-from .release import assignments, nbgrader, release
+from .release import apply_due_dates, assignments, nbgrader, release
 
 
 def discover(root: Path, only: list[str] | None, students: list[str] | None) -> tuple[list[Submission], list[str]]:
@@ -106,6 +106,7 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
             missing = [a for a in todo if not _in_gradebook(db_url, a)]
             if missing:
                 release(root, missing)  # records the assignments' grade cells in the gradebook
+            apply_due_dates(root, db_url)  # autograde/due_dates.csv, the instructor's file
             duedates = {a: _duedate(db_url, a) for a in todo}
             for future in as_completed(futures):
                 result = future.result()

@@ -77,8 +77,60 @@ def finish_student_notebook(path: Path, assignment: str) -> None:
     path.write_text(dumps(nb), encoding="utf-8")
 
 
+DUE_DATES = Path("autograde") / "due_dates.csv"
+
+
+def read_due_dates(root: Path) -> dict[str, "object | None"]:
+    """``autograde/due_dates.csv``: the due dates the instructor keeps (nbgrader 0.9 no longer
+    reads them from its config). Columns ``name,duedate``, the format of
+    ``nbgrader db assignment import``; an empty duedate means none. Naive times are UTC."""
+    import csv
+
+    from .grading import parse_utc
+
+    path = root / DUE_DATES
+    if not path.is_file():
+        return {}
+    known = set(assignments(root))
+    out = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if not reader.fieldnames or "name" not in reader.fieldnames or "duedate" not in reader.fieldnames:
+            raise SystemExit(f"error: {DUE_DATES}: expected the columns name,duedate, got {reader.fieldnames}")
+        for line, row in enumerate(reader, start=2):
+            name = (row.get("name") or "").strip()
+            if not name:
+                continue
+            if name not in known:
+                raise SystemExit(f"error: {DUE_DATES} line {line}: expected an assignment of solutions/ "
+                                 f"({', '.join(sorted(known))}), got {name!r}")
+            text = (row.get("duedate") or "").strip()
+            try:
+                out[name] = parse_utc(text) if text else None
+            except (ValueError, OverflowError):
+                raise SystemExit(f"error: {DUE_DATES} line {line}: expected a date such as "
+                                 f"'2026-12-01 23:59:00 UTC' for {name}, got {text!r}") from None
+    return out
+
+
+def apply_due_dates(root: Path, db_url: str | None = None) -> dict:
+    """Write the due dates of ``autograde/due_dates.csv`` into the gradebook (the file wins for the
+    assignments it lists; others keep what the gradebook has)."""
+    dates = read_due_dates(root)
+    if not dates:
+        return dates
+    from nbgrader.api import Gradebook
+
+    db_url = db_url or "sqlite:///" + str(root / "autograde" / "gradebook.db")
+    with Gradebook(db_url) as gb:
+        for name, when in dates.items():
+            gb.update_or_create_assignment(name, duedate=when)
+    return dates
+
+
 def release(root: Path, only: list[str] | None = None) -> list[Path]:
-    """Regenerate ``notebooks/<assignment>/`` for every (or each named) assignment."""
+    """Regenerate ``notebooks/<assignment>/`` for every (or each named) assignment, and apply the
+    due dates of ``autograde/due_dates.csv``."""
     written = []
     for assignment in only or assignments(root):
         if not (root / "solutions" / assignment).is_dir():
@@ -88,4 +140,5 @@ def release(root: Path, only: list[str] | None = None) -> list[Path]:
         for path in sorted((root / "notebooks" / assignment).glob("*.ipynb")):
             finish_student_notebook(path, assignment)
             written.append(path)
+    apply_due_dates(root)
     return written
