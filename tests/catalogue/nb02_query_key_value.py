@@ -204,4 +204,12 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     weights = torch.nan_to_num(torch.softmax(scores, dim=-1))
     return (weights @ V).numpy(), weights.numpy()
 ''', fails=("test_sdpa_batched",), message="`K.T` on a batch", label="torch K.T"),
+    Wrong("scaled_dot_product_attention", '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores + (1.0 - mask) * -1e9
+    weights = attnlab.softmax(scores)
+    return weights @ V, weights
+''', fails=("test_sdpa_fully_masked",), message="an additive mask"),
 ]

@@ -459,6 +459,21 @@ def _numbers(message: str) -> list[int]:
     return [int(n) for n in re.findall(r"\d+", message)]
 
 
+def _mismatch(message: str) -> tuple[str, frozenset[int]] | None:
+    """The two sizes a shape error says do not fit, where the wording names them plainly:
+    numpy's matmul (``size 3 is different from 6``), torch's ``mat1 and mat2`` (inner sizes),
+    and the ``expected ..., got ...`` of attnlab's own checks (every number)."""
+    m = re.search(r"size (\d+) is different from (\d+)", message)
+    if m:
+        return "numpy-matmul", frozenset(map(int, m.groups()))
+    m = re.search(r"\((\d+)x(\d+) and (\d+)x(\d+)\)", message)
+    if m:
+        return "torch-matmul", frozenset((int(m.group(2)), int(m.group(3))))
+    if "expected" in message and "got" in message:
+        return "expected-got", frozenset(enumerate(_numbers(message)))
+    return None
+
+
 def same_crash(a: Outcome, b: Outcome) -> bool:
     """Whether two calls crashed the same way: same kind of failure (whatever the library's
     wording), and for unpacking the same counts; an exception a check raised matches by name."""
@@ -470,7 +485,12 @@ def same_crash(a: Outcome, b: Outcome) -> bool:
     if ka is not None or kb is not None:
         if ka != kb:
             return False
-        return ka != "unpack" or _numbers(a.message) == _numbers(b.message)
+        if ka == "unpack":
+            return _numbers(a.message) == _numbers(b.message)
+        ma, mb = _mismatch(a.message), _mismatch(b.message)
+        if ma is not None and mb is not None and ma[0] == mb[0]:
+            return ma[1] == mb[1]  # the same wording names the sizes: they must agree
+        return True
     if a.error != b.error:
         return False
     return re.sub(r"\d+", "#", a.message) == re.sub(r"\d+", "#", b.message)

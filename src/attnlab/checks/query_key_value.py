@@ -443,6 +443,14 @@ def _sd_mask_large_negative(Q, K, V, mask=None):
     return w @ V, w
 
 
+def _sd_mask_additive(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = s + (~np.asarray(mask)) * -1e9
+    w = _softmax(s)
+    return w @ V, w
+
+
 def _sd_mask_zero(Q, K, V, mask=None):
     s = Q @ _T(K) / np.sqrt(Q.shape[-1])
     if mask is not None:
@@ -499,6 +507,13 @@ SDPA_MISTAKES = [
             "a row with no key to attend to must get weight 0 everywhere and a zero output: fill "
             "with `-np.inf`, then set the weights of fully masked rows to 0 (see the hint).",
             _sd_mask_large_negative),
+    Mistake("an additive mask (`scores + (1 - mask) * -1e9`): a fully masked row gets the softmax "
+            "of its raw scores instead of zeros",
+            "adding -1e9 to every score of a row shifts the whole row, which the softmax ignores: "
+            "fill with `-np.inf` (`np.where(mask, scores, -np.inf)`) and set the weights of fully "
+            "masked rows to 0.", _sd_mask_additive,
+            "A row with no allowed key must get zero weights: shifting every score of a row "
+            "changes nothing after the softmax, so zero such rows explicitly."),
 ]
 
 
