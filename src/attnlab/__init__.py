@@ -21,6 +21,7 @@ from .linearised_attention import (
 
 from .efficient import merge_softmax_stats, online_softmax_update, tiled_attention, weights_from_logsumexp
 from .translation_metrics import alignment_accuracy, corpus_bleu, exact_match
+from .positional import sinusoidal_positional_encoding
 
 __version__ = "0.1.0"
 
@@ -36,3 +37,4 @@ __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "g
             "linear_attention", "linear_attention_recurrent", "nadaraya_watson", "positive_random_features"]
 __all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]
 __all__ += ["alignment_accuracy", "corpus_bleu", "exact_match"]
+__all__ += ["sinusoidal_positional_encoding"]

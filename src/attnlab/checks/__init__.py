@@ -46,6 +46,11 @@ from .rnn_translation import (
     check_alignment_accuracy_batched, check_decoder_step, check_decoder_step_luong, check_greedy_decode,
     check_greedy_decode_eos, check_multiplicative_attention, check_multiplicative_attention_mask,
 )
+from .transformer import (
+    check_decode_with_cache, check_decode_with_cache_positions, check_decoder_layer, check_decoder_layer_mask,
+    check_encoder_layer, check_encoder_layer_mask, check_sinusoidal_positional_encoding,
+    check_sinusoidal_positional_encoding_odd,
+)
 
 __all__ = [
     "Case", "CheckFailure", "CheckRaised", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder",
@@ -84,4 +89,9 @@ __all__ += [
     "check_additive_attention", "check_additive_attention_mask", "check_alignment_accuracy",
     "check_alignment_accuracy_batched", "check_decoder_step", "check_decoder_step_luong", "check_greedy_decode",
     "check_greedy_decode_eos", "check_multiplicative_attention", "check_multiplicative_attention_mask",
+]
+__all__ += [
+    "check_decode_with_cache", "check_decode_with_cache_positions", "check_decoder_layer",
+    "check_decoder_layer_mask", "check_encoder_layer", "check_encoder_layer_mask",
+    "check_sinusoidal_positional_encoding", "check_sinusoidal_positional_encoding_odd",
 ]

@@ -22,6 +22,10 @@ from .efficient import merge_softmax_stats, online_softmax_update, tiled_attenti
 from .rnn_attention import AdditiveAttention, MultiplicativeAttention
 from .seq2seq import AttentionDecoder, Encoder, PlainDecoder, Seq2Seq, greedy_decode
 from .translation_metrics import alignment_accuracy
+from .transformer import (
+    PostNormEncoderLayer, TransformerDecoderLayer, TransformerEncoderLayer, TransformerSeq2Seq,
+    decode_by_recomputation, decode_with_cache, sinusoidal_positional_encoding,
+)
 
 __all__ = [
     "additive_score", "attend", "causal_mask", "cosine_score", "dot_score", "general_score",
@@ -37,3 +41,5 @@ __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "g
 __all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]
 __all__ += ["AdditiveAttention", "AttentionDecoder", "Encoder", "MultiplicativeAttention", "PlainDecoder",
             "Seq2Seq", "alignment_accuracy", "greedy_decode"]
+__all__ += ["PostNormEncoderLayer", "TransformerDecoderLayer", "TransformerEncoderLayer", "TransformerSeq2Seq",
+            "decode_by_recomputation", "decode_with_cache", "sinusoidal_positional_encoding"]

@@ -1,11 +1,15 @@
-"""Train, evaluate, save and load the translation models of notebook 07.
+"""Train, evaluate, save and load the translation models of notebooks 07 and 09.
 
 The four models differ only in their decoder's attention: ``"none"`` (the fixed-size bottleneck),
 ``"additive"`` (Bahdanau), ``"dot"`` and ``"general"`` (Luong). :func:`train` trains one with
 teacher forcing (cross-entropy on the gold next word, padding masked out of the loss, Adam, a
 cosine learning-rate decay, gradient clipping); :func:`evaluate` translates with
 :func:`~attnlab.torch.seq2seq.greedy_decode` and scores BLEU, exact match and alignment
-accuracy, overall and by source length. The committed checkpoints (``attnlab/checkpoints/``,
+accuracy, overall and by source length. Notebook 09's Transformers (``"transformer"``, and
+``"transformer_nopos"`` without positional encodings) go through the same functions: their
+``TrainConfig`` fields are ``d_model``, ``num_heads``, ``d_ff``, ``num_layers`` and
+``positions``, and they translate with :func:`~attnlab.torch.transformer.decode_with_cache`.
+The committed checkpoints (``attnlab/checkpoints/``,
 written by ``make checkpoints``) are loaded with :func:`load_pretrained`.
 """
 from __future__ import annotations
@@ -26,11 +30,14 @@ from ..toylang import PAD, Pair, Vocab
 from ..translation_metrics import alignment_accuracy, corpus_bleu, exact_match
 from ._threads import torch_threads
 from .seq2seq import Seq2Seq, greedy_decode
+from .transformer import TransformerSeq2Seq, decode_with_cache
 
 CHECKPOINT_DIR = Path(__file__).resolve().parents[1] / "checkpoints"
 KINDS = ("none", "additive", "dot", "general")
+TRANSFORMER_KINDS = ("transformer", "transformer_nopos")
 LABELS = {"none": "no attention", "additive": "Bahdanau (additive)", "dot": "Luong dot",
-          "general": "Luong general"}
+          "general": "Luong general", "transformer": "Transformer",
+          "transformer_nopos": "Transformer, no positions"}
 # source-length buckets for the length curves: (first, last) inclusive
 BUCKETS = ((3, 10), (11, 20), (21, 30), (31, 40), (41, 52))
 LONG = (31, 52)
@@ -59,6 +66,25 @@ class TrainConfig:
     max_seconds: float | None = None  # or after this many seconds
     train_subset: int | None = None  # train on the first N training pairs only
     log_every: int = 50  # record the mean loss every this many steps
+    # the Transformers of notebook 09 (attention "transformer" or "transformer_nopos")
+    d_model: int = 64
+    num_heads: int = 4
+    d_ff: int = 128
+    num_layers: int = 2
+    warmup: int = 50  # steps of linear learning-rate warm-up
+
+
+def transformer_config(kind: str = "transformer", **overrides) -> TrainConfig:
+    """The recipe of the committed Transformer checkpoints (``make checkpoints``)."""
+    if kind not in TRANSFORMER_KINDS:
+        raise ValueError(f"kind: expected one of {TRANSFORMER_KINDS}, got {kind!r}")
+    settings = dict(attention=kind, epochs=TRANSFORMER_EPOCHS, lr=TRANSFORMER_LR, warmup=200)
+    settings.update(overrides)
+    return TrainConfig(**settings)
+
+
+TRANSFORMER_EPOCHS = 6
+TRANSFORMER_LR = 2e-3
 
 
 @dataclass
@@ -93,8 +119,17 @@ def length_batches(pairs: Sequence[Pair], batch_size: int, rng: random.Random) -
     return batches
 
 
-def build_model(config: TrainConfig) -> Seq2Seq:
+def is_transformer(model) -> bool:
+    return isinstance(model, TransformerSeq2Seq)
+
+
+def build_model(config: TrainConfig) -> Seq2Seq | TransformerSeq2Seq:
     src_vocab, tgt_vocab = toylang.vocabularies()
+    if config.attention in TRANSFORMER_KINDS:
+        positions = "none" if config.attention == "transformer_nopos" else "sinusoidal"
+        return TransformerSeq2Seq(len(src_vocab), len(tgt_vocab), d_model=config.d_model,
+                                  num_heads=config.num_heads, d_ff=config.d_ff, num_layers=config.num_layers,
+                                  positions=positions)
     return Seq2Seq(len(src_vocab), len(tgt_vocab), emb_dim=config.emb_dim, enc_hidden=config.enc_hidden,
                    dec_hidden=config.dec_hidden, attention=config.attention, attn_hidden=config.attn_hidden)
 
@@ -131,7 +166,7 @@ def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
     if config.max_steps is not None:
         total = min(total, config.max_steps)
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / 50) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
+        optimizer, lambda s: min(1.0, (s + 1) / config.warmup) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
     history = History()
     start = time.perf_counter()
     step, running = 0, []
@@ -182,13 +217,33 @@ def translate(model: Seq2Seq, pairs: Sequence[Pair], batch_size: int = 250,
         idx = order[k:k + batch_size]
         t = to_tensors([pairs[i] for i in idx], src_vocab, tgt_vocab)
         max_len = t["src"].shape[1] + extra_steps
-        tokens, w = greedy_decode(model, t["src"], t["src_mask"], max_len)  # (B, T), (B, T, Ls)
+        if is_transformer(model):
+            tokens, w = _transformer_greedy(model, t["src"], t["src_mask"], max_len)
+        else:
+            tokens, w = greedy_decode(model, t["src"], t["src_mask"], max_len)  # (B, T), (B, T, Ls)
         for row, i in enumerate(idx):
             words = tgt_vocab.decode(tokens[row].tolist())
             hyps[i] = words
             n = min(len(words) + 1, tokens.shape[1])
             weights[i] = w[row, :n, :len(pairs[i])].numpy()
     return hyps, weights  # type: ignore[return-value]
+
+
+def _transformer_greedy(model: TransformerSeq2Seq, src: torch.Tensor, src_mask: torch.Tensor,
+                        max_len: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`decode_with_cache`, cut as :func:`~attnlab.torch.seq2seq.greedy_decode` cuts (``<eos>``
+    kept, ``<pad>`` after it), with the weights of the last layer's cross-attention (averaged over
+    heads) read off one teacher-forced pass over the output (equal, the decoder being causal)."""
+    tokens, _ = decode_with_cache(model, src, src_mask, max_len)  # (B, T)
+    finished = torch.cumsum((tokens == toylang.EOS).long(), dim=1) > 0  # (B, T): at or after <eos>
+    after = torch.cat([torch.zeros_like(finished[:, :1]), finished[:, :-1]], dim=1)  # strictly after
+    tokens = tokens.masked_fill(after, PAD)
+    T = int((~after).sum(dim=1).max())
+    tokens = tokens[:, :T]
+    tgt_in = torch.cat([torch.full_like(tokens[:, :1], toylang.BOS), tokens[:, :-1]], dim=1)  # (B, T)
+    with torch.no_grad():
+        _, w = model(src, src_mask, tgt_in)  # (B, T, Ls)
+    return tokens, w.masked_fill(after[:, :T].unsqueeze(-1), 0.0)
 
 
 def forced_weights(model: Seq2Seq, pairs: Sequence[Pair], batch_size: int = 250) -> list[np.ndarray]:
@@ -237,7 +292,7 @@ def evaluate(model: Seq2Seq, pairs: Sequence[Pair]) -> dict:
     """Translate ``pairs`` greedily and :func:`score` the result (alignment under teacher
     forcing, skipped for the model without attention)."""
     hyps, _ = translate(model, pairs)
-    attends = model.config["attention"] != "none"
+    attends = is_transformer(model) or model.config["attention"] != "none"
     return score(pairs, hyps, forced_weights(model, pairs) if attends else None)
 
 
@@ -248,7 +303,7 @@ def checkpoint_path(attention: str, directory: Path | None = None) -> Path:
     return Path(directory or CHECKPOINT_DIR) / f"translation_{attention}.pt"
 
 
-def save_checkpoint(model: Seq2Seq, config: TrainConfig, history: History, path: Path,
+def save_checkpoint(model: Seq2Seq | TransformerSeq2Seq, config: TrainConfig, history: History, path: Path,
                     figures: dict | None = None) -> Path:
     """Weights in float16 (small enough to commit), the config, the loss curve and figures."""
     path = Path(path)
@@ -259,19 +314,20 @@ def save_checkpoint(model: Seq2Seq, config: TrainConfig, history: History, path:
     return path
 
 
-def load_checkpoint(path: Path) -> tuple[Seq2Seq, dict]:
+def load_checkpoint(path: Path) -> tuple[Seq2Seq | TransformerSeq2Seq, dict]:
     """The model (float32, eval mode) and everything else the checkpoint holds."""
     data = torch.load(Path(path), map_location="cpu", weights_only=True)
-    model = Seq2Seq(**data["model"])
+    model = TransformerSeq2Seq(**data["model"]) if "d_model" in data["model"] else Seq2Seq(**data["model"])
     model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in data["state_dict"].items()})
     model.eval()
     return model, data
 
 
-def load_pretrained(attention: str, directory: Path | None = None) -> Seq2Seq:
-    """The committed model for ``attention`` in ``"none"``, ``"additive"``, ``"dot"``, ``"general"``."""
-    if attention not in KINDS:
-        raise ValueError(f"attention: expected one of {KINDS}, got {attention!r}")
+def load_pretrained(attention: str, directory: Path | None = None) -> Seq2Seq | TransformerSeq2Seq:
+    """The committed model for ``attention`` in ``"none"``, ``"additive"``, ``"dot"``, ``"general"``,
+    ``"transformer"`` or ``"transformer_nopos"``."""
+    if attention not in KINDS + TRANSFORMER_KINDS:
+        raise ValueError(f"attention: expected one of {KINDS + TRANSFORMER_KINDS}, got {attention!r}")
     path = checkpoint_path(attention, directory)
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: run `make checkpoints` to train the models")
