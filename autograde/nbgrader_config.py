@@ -26,6 +26,10 @@ c.CourseDirectory.autograded_directory = "autograde/autograded"
 c.CourseDirectory.feedback_directory = "autograde/feedback"
 c.CourseDirectory.solution_directory = "autograde/solution"
 c.CourseDirectory.db_url = "sqlite:///" + os.path.join(ROOT, "autograde", "gradebook.db")
+# The exchange (nbgrader's release_assignment, fetch_assignment, submit, collect,
+# release_feedback, fetch_feedback): a folder every learner can reach, on one machine or a
+# shared disk (JupyterHub: see deploy/). ATTNLAB_EXCHANGE overrides nbgrader's default.
+c.Exchange.root = os.environ.get("ATTNLAB_EXCHANGE") or "/srv/nbgrader/exchange"
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".*"]
 
 # Student notebooks in the course's canonical form (header, no outputs), also when

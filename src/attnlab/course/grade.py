@@ -121,7 +121,7 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
                 nbgrader(root, "generate_feedback", assignment, "--force", "--log-level=ERROR", check=False)
         for r in results:
             if r.learner_nb is None:
-                records.write_status_feedback(root, r)
+                records.write_status_feedback(root, r, by_key[(r.student, r.assignment)].folder)
     records.store(root, results)
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)  # from the gradebook: manual scores included

@@ -76,10 +76,23 @@ def write_autograded(root: Path, result: Result, source: dict, submitted_folder:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / result.notebook
     path.write_text(json.dumps(autograded_notebook(result, source), indent=1), encoding="utf-8")
-    stamp = submitted_folder / "timestamp.txt"
-    if stamp.is_file():
-        (folder / "timestamp.txt").write_bytes(stamp.read_bytes()[:200])
+    copy_submission_files(submitted_folder, folder)
     return path
+
+
+# What nbgrader's exchange puts beside a submission, and needs again to release feedback:
+# `nbgrader release_feedback` reads both from feedback/<student>/<assignment>/ (nbgrader's
+# generate_feedback copies them there from autograded/).
+SUBMISSION_FILES = ("timestamp.txt", "submission_secret.txt")
+
+
+def copy_submission_files(src: Path, dest: Path) -> None:
+    """Copy the submission's timestamp and secret (small regular files only; never a link)."""
+    for name in SUBMISSION_FILES:
+        path = src / name
+        if path.is_file() and not path.is_symlink() and path.stat().st_size <= 4096:
+            dest.mkdir(parents=True, exist_ok=True)
+            (dest / name).write_bytes(path.read_bytes())
 
 
 def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
@@ -134,10 +147,23 @@ def status_page(result: Result) -> str:
             f"<p>Score: {result.score:g} / {result.max_score:g}</p><ul>{items}</ul></body></html>")
 
 
-def write_status_feedback(root: Path, result: Result) -> None:
+def write_status_feedback(root: Path, result: Result, submitted_folder: Path | None = None) -> list[Path]:
+    """The status page, under the name of every notebook the learner submitted (so that
+    ``nbgrader fetch_feedback``, which looks feedback up by the learner's notebook names, finds
+    it), or the expected name; with the submission's timestamp and secret beside it."""
     folder = root / "autograde" / "feedback" / result.student / result.assignment
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / result.notebook.replace(".ipynb", ".html")).write_text(status_page(result), encoding="utf-8")
+    names = {result.notebook[: -len(".ipynb")]}
+    if submitted_folder is not None and submitted_folder.is_dir():
+        names |= {p.stem for p in submitted_folder.glob("*.ipynb") if p.is_file()}
+        copy_submission_files(submitted_folder, folder)
+    page = status_page(result)
+    written = []
+    for name in sorted(names):
+        path = folder / f"{name}.html"
+        path.write_text(page, encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def _store_path(root: Path) -> Path:
