@@ -262,4 +262,16 @@ def weights_from_logsumexp(Q, K, logsumexp):
     S = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
     return np.exp(S) / logsumexp[..., None]
 ''', fails=("test_weights_from_logsumexp",), message="dividing by logsumexp"),
+    # real-world class (issue 12): untiled attention written in torch, invisible to tracemalloc
+    Wrong("tiled_attention", '''
+import torch
+
+def tiled_attention(Q, K, V, tile_size, causal=False):
+    Q, K, V = (torch.as_tensor(a) for a in (Q, K, V))
+    scores = Q @ K.transpose(-2, -1) / Q.shape[-1] ** 0.5
+    if causal:
+        scores = scores.masked_fill(~torch.ones(scores.shape[-2:], dtype=torch.bool).tril(), float("-inf"))
+    return (torch.softmax(scores, dim=-1) @ V).numpy(), torch.logsumexp(scores, dim=-1).numpy()
+''', fails=("test_tiled_attention_memory",), message="materialising the full (Lq, Lk) score matrix",
+          label="torch, untiled"),
 ]

@@ -748,3 +748,19 @@ def wl_f32(Q, K, logsumexp):
 def wl_overflow(Q, K, logsumexp):
     s = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
     return np.exp(s) / np.exp(logsumexp)[..., None]
+
+
+TILED = ("check_tiled_attention", "check_tiled_attention_causal", "check_tiled_attention_memory")
+
+
+@correct("tiled_attention in torch (float32 tiles)", *TILED)
+def tiled_torch32(Q, K, V, tile_size, causal=False):
+    out, lse = at.tiled_attention(*_t32(Q, K, V), tile_size, causal)
+    return out, lse
+
+
+@buggy("tiled_attention in torch that forms the whole score matrix", "materialising the full", "check_tiled_attention_memory")
+def tiled_torch_untiled(Q, K, V, tile_size, causal=False):
+    Q, K, V = (torch.as_tensor(a) for a in (Q, K, V))
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    return torch.softmax(scores, dim=-1) @ V, torch.logsumexp(scores, dim=-1)

@@ -11,14 +11,13 @@ running max goes up and rows whose max stays, parts and tiles that have seen no 
 scores around -3000 (where any exponential without the max underflows). Two checks watch *how*
 ``tiled_attention`` computes, not only what it returns:
 
-* ``check_tiled_attention_memory`` measures the peak memory of the call (``tracemalloc``) and
-  fails if it reaches a quarter of the ``(Lq, Lk)`` score matrix;
+* ``check_tiled_attention_memory`` measures the peak memory of the call (numpy and torch alike:
+  the peak resident memory of a forked child running only the call) and fails if it reaches a
+  quarter of the ``(Lq, Lk)`` score matrix;
 * ``check_tiled_attention_causal`` includes keys that no query may see (``Lq < Lk``), filled
   with NaN: a version that reads the tiles above the diagonal, even to mask them, returns NaN.
 """
 from __future__ import annotations
-
-import tracemalloc
 
 import numpy as np
 
@@ -26,6 +25,7 @@ from .. import efficient as _ref
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._memory import peak_of_call
 
 _STATS = ("m", "l", "acc")
 
@@ -622,25 +622,16 @@ class TooMuchMemory(CheckRaised, Exception):
 
 
 def invoke_measuring_memory(fn, Q, K, V, tile_size, **kwargs):
-    """Call ``fn`` under ``tracemalloc``; raise :class:`TooMuchMemory` if its peak extra memory
-    reaches ``1 / MEMORY_FRACTION`` of the ``(Lq, Lk)`` float64 score matrix."""
+    """Call ``fn`` and measure its peak extra memory (numpy, torch and Python alike: the call
+    runs in a forked child, see :mod:`attnlab.checks._memory`); raise :class:`TooMuchMemory` if
+    it reaches ``1 / MEMORY_FRACTION`` of the ``(Lq, Lk)`` float64 score matrix."""
     full = Q.shape[-2] * K.shape[-2] * 8
-    tracing = tracemalloc.is_tracing()
-    if not tracing:
-        tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        base = tracemalloc.get_traced_memory()[0]
-        result = fn(Q, K, V, tile_size, **kwargs)
-        peak = tracemalloc.get_traced_memory()[1] - base
-    finally:
-        if not tracing:
-            tracemalloc.stop()
+    result, peak, how = peak_of_call(lambda: fn(Q, K, V, tile_size, **kwargs))
     if peak >= full / MEMORY_FRACTION:
         raise TooMuchMemory(
-            f"it held {peak / 2**20:.1f} MiB at once, while the whole ({Q.shape[-2]}, {K.shape[-2]}) "
-            f"score matrix takes {full / 2**20:.1f} MiB; tiles of {tile_size} x {tile_size} need "
-            f"about {3 * tile_size**2 * 8 / 2**20:.2f} MiB")
+            f"it held {peak / 2**20:.1f} MiB at once ({how}), while the whole ({Q.shape[-2]}, "
+            f"{K.shape[-2]}) score matrix takes {full / 2**20:.1f} MiB; tiles of {tile_size} x "
+            f"{tile_size} need about {3 * tile_size**2 * 8 / 2**20:.2f} MiB")
     return result
 
 
