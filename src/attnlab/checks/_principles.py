@@ -598,4 +598,76 @@ PRINCIPLES: dict[str, str] = {
         'The weight is exp(score minus log-sum-exp).',
     'dividing by logsumexp instead of subtracting it in the exponent':
         'The weight is exp(score minus log-sum-exp).',
+    'sin and cos swapped (cosine in the even columns, sine in the odd ones)':
+        'Even columns hold the sines, odd columns the cosines.',
+    'sin and cos not interleaved: all the sines first, then all the cosines':
+        'Sines and cosines alternate column by column: each pair shares one frequency.',
+    'cos and sin swapped and not interleaved':
+        'Sines in the even columns, cosines in the odd ones, alternating pair by pair.',
+    'the frequency exponent off by a factor of 2: 10000^(i/D) instead of 10000^(2i/D)':
+        "Pair i's frequency uses the exponent 2i/D, with i the pair index.",
+    'the frequency exponent off by a factor of 2: 10000^(4i/D) (the 2 applied twice)':
+        "Pair i's frequency uses the exponent 2i/D, with i the pair index, counted once.",
+    "every column its own frequency 10000^(j/D) (j the column), so a cosine does not share its sine's angle":
+        'A sine and its cosine share one angle: the frequency depends on the pair, not the column.',
+    'positions multiplied by 10000^(2i/D) instead of divided by it':
+        'Higher pairs turn more slowly: the position is divided by the growing power.',
+    'positions counted from 1 instead of 0':
+        'The first position is 0.',
+    'the result transposed: (D, L) instead of (L, D)':
+        'One row per position: shape (L, D).',
+    'an odd D not handled (the cosine column of the last pair does not exist)':
+        'With an odd width the last pair has a sine but no cosine column.',
+    'the residual added after the norm (X = LN(X) + Sublayer(LN(X))), not around it':
+        'Pre-norm: the residual carries the un-normalised input past the normalised sublayer.',
+    'post-norm (LN(X + Sublayer(X))) instead of pre-norm':
+        "Normalise the sublayer's input, not the sum after the residual.",
+    'a residual connection missing (X = Sublayer(LN(X)))':
+        'Each sublayer adds its output to its input.',
+    'the residual connection around the feed-forward network missing':
+        'The feed-forward sublayer also adds its output to its input.',
+    'the layer norms not applied':
+        "Each sublayer's input is layer-normalised first.",
+    'the ReLU missing between linear1 and linear2':
+        'The feed-forward network has a nonlinearity between its two layers.',
+    'one layer norm used for two sublayers':
+        'Each sublayer has its own layer norm with its own parameters.',
+    "an extra layer norm on the block's output":
+        'A pre-norm block returns the residual stream without a final norm.',
+    'the padding mask ignored':
+        'Padding positions must get no attention.',
+    'the padding mask inverted (True treated as padding)':
+        'True marks real tokens, which may be attended to.',
+    'the causal mask missing: every target token sees the tokens after it':
+        'Decoder self-attention sees only the past and the present.',
+    'the causal mask off by one: the diagonal left out (j < i), so a token cannot see itself':
+        'A token may attend to its own position.',
+    'the causal mask off by one: one future token let in (j <= i + 1)':
+        'No future position may be seen: keys j <= i only.',
+    'the causal mask inverted: every token sees only itself and the future':
+        'Causal means the past and the present, not the future.',
+    "the cross-attention reading the decoder's own states instead of the encoder's output":
+        "Cross-attention takes its keys and values from the encoder's output.",
+    "the encoder's output normalised again by norm2 before the cross-attention":
+        "Only the decoder's stream is normalised; the encoder's output is used as it is.",
+    'the source mask ignored in the cross-attention':
+        'Source padding must get no weight in the cross-attention.',
+    'the source mask inverted (True treated as padding)':
+        'True marks real source tokens, which may be attended to.',
+    'returning the self-attention weights where the cross-attention weights go (or the reverse)':
+        "Return each attention's weights in its own slot.",
+    'returning two items instead of (output, self_weights, cross_weights)':
+        'The contract returns three items: output, self-attention weights, cross-attention weights.',
+    'the cache appended after the attention: the new token does not attend to itself':
+        "Add the new token's key and value to the cache before attending.",
+    'positions restarted at 0: every new token gets the positional vector of position 0':
+        "Step t's token carries the positional vector of position t.",
+    'positions off by one: the token of step t gets the positional vector of t + 1':
+        "Step t's token carries the positional vector of position t.",
+    'the cache not kept: each new token attends to its own key and value only':
+        'The cache keeps every earlier key and value: carry it from step to step.',
+    'the source mask not passed to the cross-attention':
+        'Source padding must get no weight in the cross-attention.',
+    'the final norm (model.decoder_norm) skipped before the output layer':
+        "Normalise the decoder's final states before the output layer.",
 }
