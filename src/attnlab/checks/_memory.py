@@ -7,9 +7,9 @@ tracemalloc sees only what Python and numpy allocate; torch's CPU tensors come f
 allocator and are invisible to it, so an untiled attention written in torch passed a
 tracemalloc check. The child reports its result and its peak back through a pipe; an exception
 comes back under its own name. Where a child cannot be forked (not Linux, no
-``/proc/self/clear_refs``, or inside the course's grading sandbox, which forbids forking and
-measures memory from outside the learner's process itself), :func:`peak_of_call` falls back to
-tracemalloc.
+``/proc/self/clear_refs``, or inside the course's grading sandbox, whose audit hook refuses
+``os.fork`` and which measures memory from outside the learner's process itself),
+:func:`peak_of_call` falls back to tracemalloc.
 """
 from __future__ import annotations
 
@@ -37,7 +37,6 @@ def _status_kib(field: str) -> int:
 
 def can_fork_measure() -> bool:
     return (sys.platform.startswith("linux") and hasattr(os, "fork")
-            and "attnlab.course.sandbox" not in sys.modules
             and os.access("/proc/self/clear_refs", os.W_OK))
 
 
@@ -88,7 +87,12 @@ def _raise_named(name: str, message: str) -> None:
 def peak_in_child(fn: Callable[[], Any], timeout: float = CHILD_TIMEOUT) -> tuple[Any, int]:
     """``(fn(), peak extra resident bytes during the call)``, run in a forked child."""
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()  # the grading sandbox refuses (PermissionError from its audit hook)
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        raise
     if pid == 0:
         os.close(read_fd)
         _child(fn, write_fd)
@@ -136,7 +140,11 @@ def peak_traced(fn: Callable[[], Any]) -> tuple[Any, int]:
 def peak_of_call(fn: Callable[[], Any]) -> tuple[Any, int, str]:
     """``(result, peak bytes, how it was measured)``."""
     if can_fork_measure():
-        result, peak = peak_in_child(fn)
-        return result, peak, "peak resident memory"
+        try:
+            result, peak = peak_in_child(fn)
+            return result, peak, "peak resident memory"
+        except PermissionError as exc:
+            if "not allowed" not in str(exc):  # the learner's own PermissionError
+                raise
     result, peak = peak_traced(fn)
     return result, peak, "tracemalloc"
