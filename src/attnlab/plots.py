@@ -22,6 +22,9 @@ def plot_attention(
     annotate: bool | None = None,
     cmap: str = "viridis",
     colorbar: bool = True,
+    vmax: float | None = None,
+    xlabel: str = "keys (attended to)",
+    ylabel: str = "queries (attending)",
 ):
     """Draw an attention-weight matrix ``(Lq, Lk)``: queries down the rows, keys across.
 
@@ -35,6 +38,11 @@ def plot_attention(
         title: the axes title.
         annotate: write each weight in its cell (default: when the matrix is at most 12 x 12).
         colorbar: add a colour bar.
+        vmax: the weight drawn in the brightest colour (the scale runs from 0). Default: the
+            largest weight of this matrix, so two panels drawn with the default have different
+            scales; pass the same ``vmax`` (e.g. 1) to panels that should share one.
+        xlabel, ylabel: the axis labels (e.g. "source words" for a gold alignment, which is
+            not attention).
 
     Returns:
         The matplotlib axes.
@@ -58,18 +66,18 @@ def plot_attention(
         for i, j in zip(*np.nonzero(~m)):
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
                                        edgecolor="0.6", linewidth=0))
-    im = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=max(1e-12, float(np.nanmax(W))), aspect="auto")
+    top = float(np.nanmax(W)) if vmax is None else float(vmax)
+    im = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=max(1e-12, top), aspect="auto")
     ax.set_xticks(range(Lk))
     ax.set_yticks(range(Lq))
     ax.set_xticklabels(key_labels if key_labels is not None else range(Lk),
                        rotation=45 if key_labels is not None else 0, ha="right" if key_labels is not None else "center")
     ax.set_yticklabels(query_labels if query_labels is not None else range(Lq))
-    ax.set_xlabel("keys (attended to)")
-    ax.set_ylabel("queries (attending)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     if annotate is None:
         annotate = Lq <= 12 and Lk <= 12
     if annotate:
-        top = float(np.nanmax(W)) if W.size else 1.0
         for i in range(Lq):
             for j in range(Lk):
                 if mask is None or m[i, j]:

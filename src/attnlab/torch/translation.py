@@ -140,8 +140,12 @@ def sequence_loss(logits: torch.Tensor, tgt_out: torch.Tensor) -> torch.Tensor:
 
 
 def train(config: TrainConfig, data: dict[str, list[Pair]] | None = None,
-          log: Callable[[str], None] | None = None, threads: int | None = 1) -> tuple[Seq2Seq, History]:
+          log: Callable[[str], None] | None = None, threads: int | None = 1,
+          progress: bool = False) -> tuple[Seq2Seq, History]:
     """Train one model with teacher forcing; returns it (in eval mode) and its loss curve.
+
+    ``log`` receives a line every 500 steps; ``progress=True`` shows a progress bar (``tqdm``,
+    in a notebook its widget form) with the steps done, the time left and the latest loss.
 
     ``threads``: torch's intra-op threads while training (restored afterwards). The models are
     small, so one thread is about as fast as several on an idle CPU and many times faster on a
@@ -149,11 +153,11 @@ def train(config: TrainConfig, data: dict[str, list[Pair]] | None = None,
     ``None`` keeps torch's current setting.
     """
     with torch_threads(threads):
-        return _train(config, data, log)
+        return _train(config, data, log, progress)
 
 
 def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
-           log: Callable[[str], None] | None) -> tuple[Seq2Seq, History]:
+           log: Callable[[str], None] | None, progress: bool) -> tuple[Seq2Seq, History]:
     data = data or splits(config.n_train, config.n_valid, config.n_test, config.data_seed)
     train_pairs = data["train"][:config.train_subset] if config.train_subset else data["train"]
     src_vocab, tgt_vocab = toylang.vocabularies()
@@ -168,6 +172,12 @@ def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min(1.0, (s + 1) / config.warmup) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
     history = History()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, desc=LABELS.get(config.attention, config.attention), unit="batch",
+                   mininterval=1.0)
     start = time.perf_counter()
     step, running = 0, []
     model.train()
@@ -183,10 +193,14 @@ def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
             schedule.step()
             step += 1
             running.append(loss.detach().item())
+            if bar is not None:
+                bar.update(1)
             if step % config.log_every == 0 or step == total:
                 history.steps.append(step)
                 history.losses.append(float(np.mean(running)))
                 running = []
+                if bar is not None:
+                    bar.set_postfix(loss=f"{history.losses[-1]:.3f}", refresh=False)
                 if log and step % 500 < config.log_every:
                     log(f"  {config.attention:9s} step {step:5d}/{total}  loss {history.losses[-1]:.4f}  "
                         f"{time.perf_counter() - start:5.0f} s")
@@ -197,6 +211,8 @@ def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
             break
     history.seconds = time.perf_counter() - start
     history.epochs_done = step / per_epoch
+    if bar is not None:
+        bar.close()
     model.eval()
     return model, history
 
@@ -244,6 +260,54 @@ def _transformer_greedy(model: TransformerSeq2Seq, src: torch.Tensor, src_mask: 
     with torch.no_grad():
         _, w = model(src, src_mask, tgt_in)  # (B, T, Ls)
     return tokens, w.masked_fill(after[:, :T].unsqueeze(-1), 0.0)
+
+
+def parse_sentence(sentence: str, src_vocab: Vocab | None = None) -> tuple[str, ...]:
+    """The words of a typed English sentence, checked against the toy language's vocabulary.
+
+    Punctuation is dropped and capitals are matched to the vocabulary's spelling (``The`` ->
+    ``the``, ``i`` -> ``I``). A word the models never saw raises a ``ValueError`` that names it,
+    suggests close words, and says where the whole vocabulary is listed.
+    """
+    if not isinstance(sentence, str):
+        raise ValueError(f"sentence: expected a string of English words, got {type(sentence).__name__}")
+    vocab = src_vocab or toylang.vocabularies()[0]
+    known = [w for w in vocab.itos if w not in toylang.SPECIALS]
+    by_lower = {w.lower(): w for w in known}
+    words, unknown = [], []
+    for raw in sentence.replace(",", " ").replace(".", " ").replace("!", " ").replace("?", " ").split():
+        word = raw if raw in vocab.stoi else by_lower.get(raw.lower())
+        if word is None or word in toylang.SPECIALS:
+            unknown.append(raw)
+        else:
+            words.append(word)
+    if unknown:
+        import difflib
+
+        hints = []
+        for w in unknown:
+            close = difflib.get_close_matches(w.lower(), known, n=3, cutoff=0.6)
+            hints.append(f"{w!r}" + (f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""))
+        raise ValueError(
+            f"sentence: expected words of the toy language's {len(known)}-word English vocabulary, "
+            f"got {len(unknown)} unknown: {', '.join(hints)}. The models have never seen these "
+            "words; list the ones they know with sorted(attnlab.toylang.source_words()).")
+    if not words:
+        raise ValueError(f"sentence: expected at least one word, got {sentence!r}")
+    return tuple(words)
+
+
+def translate_words(model: Seq2Seq, words: Sequence[str], extra_steps: int = 10) -> tuple[list[str], np.ndarray]:
+    """Greedy translation of one source sentence given as words (see :func:`parse_sentence`):
+    the output words and the attention weights ``(T, Ls)`` of every step (the output words,
+    then ``<eos>`` if it was produced)."""
+    src_vocab, tgt_vocab = toylang.vocabularies()
+    src = torch.tensor([src_vocab.encode(list(words))], dtype=torch.long)  # (1, Ls)
+    src_mask = torch.ones_like(src, dtype=torch.bool)                      # (1, Ls)
+    model.eval()
+    tokens, w = greedy_decode(model, src, src_mask, len(words) + extra_steps)  # (1, T), (1, T, Ls)
+    out = tgt_vocab.decode(tokens[0].tolist())
+    return out, w[0, :min(len(out) + 1, tokens.shape[1])].numpy()
 
 
 def forced_weights(model: Seq2Seq, pairs: Sequence[Pair], batch_size: int = 250) -> list[np.ndarray]:
