@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/notebook_times.py [--grading] [--busy] [NN_name ...]
 
 ``--grading`` sets NBGRADER_EXECUTION=autograde, as nbgrader does, so notebooks that train run
-their smaller grading configuration. ``--busy`` keeps one core busy with a burner process (a
-Python loop that never sleeps) while the notebooks run, as a learner's browser, editor or
+their smaller grading configuration. ``--busy`` keeps one core busy with a burner process (the
+loop of ``benchmarks/busy.py``) while the notebooks run, as a learner's browser, editor or
 another program would on a laptop: the targets must hold under that load too.
 """
 from __future__ import annotations

@@ -163,6 +163,10 @@ def fit_bandwidth(x: np.ndarray, y: np.ndarray, candidates: np.ndarray) -> float
 def kernel_ridge_fit(x: np.ndarray, y: np.ndarray, bandwidth: float, reg: float) -> np.ndarray:
     """Kernel ridge regression with the Gaussian kernel: ``alpha = (K + reg I)^-1 y``.
 
+    ``alpha`` minimises ``|y - K alpha|^2 + reg alpha^T K alpha``: the squared error of the fit
+    plus ``reg`` times the squared norm of ``f = sum_i alpha_i k(., x_i)`` in the kernel's
+    function space (a penalty on the function's roughness, not on ``|alpha|^2``).
+
     Args:
         x: ``(N,)`` training inputs; y: ``(N,)`` targets.
         bandwidth: ``sigma > 0`` of ``K_ij = exp(-(x_i - x_j)^2 / (2 sigma^2))``.
@@ -181,7 +185,7 @@ def kernel_ridge_fit(x: np.ndarray, y: np.ndarray, bandwidth: float, reg: float)
 
 def kernel_ridge_predict(x_query: np.ndarray, x_train: np.ndarray, alpha: np.ndarray,
                          bandwidth: float) -> np.ndarray:
-    """Kernel ridge predictions ``K(x_query, x_train) @ alpha``.
+    """Kernel ridge predictions ``f(x) = sum_i alpha_i k(x, x_i)`` at every query ``x``.
 
     Args:
         x_query: ``(Lq,)`` test inputs; x_train: ``(N,)`` training inputs;

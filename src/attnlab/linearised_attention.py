@@ -86,10 +86,9 @@ def linear_attention(Q: np.ndarray, K: np.ndarray, V: np.ndarray, feature_map: F
 
     Returns:
         ``(..., Lq, Dv)``. Equal to ``A V`` with ``A_ij = phi(q_i).phi(k_j) / sum_j' phi(q_i).phi(k_j')``
-        (masked to ``j <= i`` when causal), without ever forming ``A``::
-
-            S = phi(K).swapaxes(-1, -2) @ V                 # (..., M, Dv)
-            out = phi(Q) @ S / (phi(Q) @ phi(K).sum(-2))[..., None]
+        (masked to ``j <= i`` when causal), without ever forming ``A``: the two sums over the
+        keys do not depend on the query, so they are computed once (as running sums when
+        causal), and the cost grows linearly with the length.
     """
     phi_Q, phi_K, V = _features(Q, K, V, feature_map)  # (..., Lq, M), (..., Lk, M), (..., Lk, Dv)
     if not causal:

@@ -109,7 +109,7 @@ def kernel_ridge_fit(x: torch.Tensor, y: torch.Tensor, bandwidth, reg: float) ->
 
 def kernel_ridge_predict(x_query: torch.Tensor, x_train: torch.Tensor, alpha: torch.Tensor,
                          bandwidth) -> torch.Tensor:
-    """Kernel ridge predictions ``K(x_query, x_train) @ alpha`` -> ``(Lq,)``."""
+    """Kernel ridge predictions ``f(x) = sum_i alpha_i k(x, x_i)`` at every query -> ``(Lq,)``."""
     x_query = _vector(x_query, "x_query", "Lq")
     x_train = _vector(x_train, "x_train", "N")
     alpha = _vector(alpha, "alpha", "N")

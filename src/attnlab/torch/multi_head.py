@@ -22,9 +22,10 @@ def split_heads(X: torch.Tensor, num_heads: int) -> torch.Tensor:
         num_heads: ``H``, a divisor of ``D``.
 
     Returns:
-        ``(B, H, L, Dh)``; head ``h`` holds the columns ``h*Dh:(h+1)*Dh`` of ``X``.
-
-    Same as ``X.view(B, L, H, Dh).transpose(1, 2)`` in torch.
+        ``(B, H, L, Dh)``; head ``h`` holds the columns ``h*Dh:(h+1)*Dh`` of ``X``, for every
+        token: ``split_heads(X, H)[b, h, i] == X[b, i, h*Dh:(h+1)*Dh]``. This is the head
+        layout of ``torch.nn.MultiheadAttention``; heads made of interleaved columns, or of
+        consecutive *tokens*, would not be.
     """
     X = torch.as_tensor(X)
     require_ndim(X, "X", ("B", "L", "D"), batch=False)
@@ -91,14 +92,15 @@ def merge_value_output(W_v: torch.Tensor, W_o: torch.Tensor, num_heads: int) -> 
     """Each head's value and output projections multiplied into one ``(D, D)`` matrix.
 
     Head ``h`` computes ``A_h (X_kv W_v[:, h]) W_o[h]``, where ``W_v[:, h]`` are the columns
-    ``h*Dh:(h+1)*Dh`` of ``W_v`` and ``W_o[h]`` the same rows of ``W_o``: only their product
-    ``W_v[:, h] @ W_o[h]`` (rank ``<= Dh``) changes the output.
+    ``h*Dh:(h+1)*Dh`` of ``W_v`` and ``W_o[h]`` the same rows of ``W_o``: the output depends on
+    the two only through their product, a ``(D, D)`` matrix of rank ``<= Dh``.
 
     Args:
         W_v: ``(D, D)``; W_o: ``(D, D)``; num_heads: ``H``, a divisor of ``D``.
 
     Returns:
-        ``(H, D, D)``: ``W_v[:, h*Dh:(h+1)*Dh] @ W_o[h*Dh:(h+1)*Dh]`` for each head ``h``.
+        ``(H, D, D)``: for each head ``h``, its value columns times its output rows,
+        ``W^V_h W^O_h``; the ``H`` matrices add up to ``W_v W_o``.
     """
     W_v, W_o = _float(W_v), _float(W_o)
     require_ndim(W_v, "W_v", ("D", "D"), batch=False)

@@ -70,8 +70,9 @@ class AdditiveAttention(nn.Module):
     * ``v = nn.Linear(hidden_dim, 1, bias=False)``: the output unit.
 
     ``forward(query (B, Dq), keys (B, Lk, Dk), mask=None (B, Lk) bool)`` returns
-    ``(context (B, Dk), weights (B, Lk))``: ``weights = masked_softmax(scores, mask)`` over the
-    keys, ``context = Σ_j weights[:, j] keys[:, j]``.
+    ``(context (B, Dk), weights (B, Lk))``: the weights are the softmax of the scores over the
+    real keys (exactly 0 at padding, all 0 for a sentence without a real key), the context is
+    the keys' average under those weights.
     """
 
     def __init__(self, query_dim: int, key_dim: int, hidden_dim: int) -> None:

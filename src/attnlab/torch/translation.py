@@ -93,6 +93,7 @@ class History:
     losses: list[float] = field(default_factory=list)
     seconds: float = 0.0
     epochs_done: float = 0.0
+    steps_done: int = 0  # fewer than planned when max_seconds stopped the training
 
 
 _SPLITS: dict[tuple, dict[str, list[Pair]]] = {}
@@ -195,7 +196,8 @@ def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
             running.append(loss.detach().item())
             if bar is not None:
                 bar.update(1)
-            if step % config.log_every == 0 or step == total:
+            out_of_time = config.max_seconds is not None and time.perf_counter() - start > config.max_seconds
+            if step % config.log_every == 0 or step == total or out_of_time:
                 history.steps.append(step)
                 history.losses.append(float(np.mean(running)))
                 running = []
@@ -204,13 +206,13 @@ def _train(config: TrainConfig, data: dict[str, list[Pair]] | None,
                 if log and step % 500 < config.log_every:
                     log(f"  {config.attention:9s} step {step:5d}/{total}  loss {history.losses[-1]:.4f}  "
                         f"{time.perf_counter() - start:5.0f} s")
-            out_of_time = config.max_seconds is not None and time.perf_counter() - start > config.max_seconds
             if step >= total or out_of_time:
                 break
         if config.max_seconds is not None and time.perf_counter() - start > config.max_seconds:
             break
     history.seconds = time.perf_counter() - start
     history.epochs_done = step / per_epoch
+    history.steps_done = step
     if bar is not None:
         bar.close()
     model.eval()
