@@ -15,6 +15,8 @@ import coursekit as ck
 from attnlab.course import records
 
 ASSIGNMENT = "01_weighted_averages"
+# a 1x1 PNG, as a learner's plot would be embedded
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 
 def _rows(path):
@@ -46,7 +48,12 @@ def test_manual_grade_reaches_the_csv_and_survives_a_regrade(tmp_path):
 
     course = ck.make_course(tmp_path)
     wrong = next(w for w in ck.catalogue(ASSIGNMENT) if w.solution == "softmax")
-    ck.submit(course, "alice", ASSIGNMENT, ck.completed_student_notebook(ASSIGNMENT))
+    alice = ck.completed_student_notebook(ASSIGNMENT)
+    own = next(c for c in alice["cells"] if c["cell_type"] == "code" and not ck.nbg(c))
+    own["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "alice was here\n"},
+                      {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG, "text/plain": "<Figure>"}},
+                      {"output_type": "display_data", "data": "not a mime bundle"}]
+    ck.submit(course, "alice", ASSIGNMENT, alice)
     ck.submit(course, "bob", ASSIGNMENT, ck.completed_student_notebook(ASSIGNMENT, {"softmax": wrong.code}))
     proc = ck.course_command(course, "grade", ASSIGNMENT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -61,6 +68,15 @@ def test_manual_grade_reaches_the_csv_and_survives_a_regrade(tmp_path):
     assert float(rows["bob"][lost]) == 0 and float(rows["bob"]["score"]) < sum(full.values())
     assert f"lost points: {lost} 0/" in rows["bob"]["detail"] and wrong.message in rows["bob"]["detail"]
     assert rows["bob"]["needs_manual_grade"] == "no"
+
+    # feedback a learner can read: exercise names, wrapping lines, MathJax from disk, own outputs
+    feedback = course / "autograde" / "feedback"
+    page = (feedback / "bob" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
+    assert "Test cell" not in page and ">softmax: normalises along any axis, for any shape</a>" in page
+    assert "white-space: pre-wrap" in page and "cdnjs" not in page
+    assert 'src="../../mathjax/MathJax.js?config=' in page and (feedback / "mathjax" / "MathJax.js").is_file()
+    page = (feedback / "alice" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
+    assert "alice was here" in page and f"data:image/png;base64,{PNG}" in page
 
     # formgrader's way of giving a manual score (its API handler does exactly this)
     db = "sqlite:///" + str(course / "autograde" / "gradebook.db")

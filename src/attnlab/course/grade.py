@@ -122,6 +122,10 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
         for r in results:
             if r.learner_nb is None:
                 records.write_status_feedback(root, r, by_key[(r.student, r.assignment)].folder)
+        from .feedback import polish_feedback
+
+        for assignment in todo:
+            polish_feedback(root, assignment)  # exercise names, wrapped lines, offline MathJax
     records.store(root, results)
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)  # from the gradebook: manual scores included

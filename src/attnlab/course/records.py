@@ -23,6 +23,7 @@ def _nbg(cell: dict) -> dict:
 def autograded_notebook(result: Result, source: dict) -> dict:
     """The learner's notebook with the source's grade cells (restored if deleted or edited),
     their verdicts as outputs, and the errors of the learner's own cells."""
+    submitted_outputs = _learner_outputs(result.learner_nb)
     nb = canonical(copy.deepcopy(result.learner_nb))
     source_cells = {_nbg(c)["grade_id"]: c for c in source["cells"] if _nbg(c).get("grade_id")}
     verdicts = {v.grade_id: v for v in result.cells}
@@ -45,7 +46,9 @@ def autograded_notebook(result: Result, source: dict) -> dict:
             cell["source"] = source_cells[gid]["source"]
             cell["metadata"]["nbgrader"] = copy.deepcopy(source_cells[gid]["metadata"]["nbgrader"])
         if cell["cell_type"] == "code":
-            cell["outputs"] = []
+            # the learner's own cells keep the outputs and figures they submitted
+            learners = gid not in source_cells or _nbg(source_cells[gid]).get("solution")
+            cell["outputs"] = submitted_outputs.get(cell.get("id"), []) if learners else []
         verdict = verdicts.get(gid)
         if verdict is not None and not _nbg(cell).get("solution"):
             if verdict.passed:
@@ -62,13 +65,66 @@ def autograded_notebook(result: Result, source: dict) -> dict:
         if cell["cell_type"] != "code":
             continue
         text = str(entry.get("stdout") or "")
-        if text:
+        if text and not cell["outputs"]:
             cell["outputs"].append({"output_type": "stream", "name": "stdout", "text": text[:20_000]})
         if entry.get("error"):
             error = str(entry["error"])
             cell["outputs"].append({"output_type": "error", "ename": error.split(":")[0][:60],
                                     "evalue": error[:2000], "traceback": [error[:2000]]})
     return nb
+
+
+OUTPUTS_KEPT_BYTES = 5 * 2**20  # of the learner's own outputs, per notebook
+
+
+def _learner_outputs(nb: dict) -> dict[str, list]:
+    """``{cell id: outputs}`` of the submitted code cells (plain outputs and figures), up to
+    ``OUTPUTS_KEPT_BYTES`` in all; execution counts dropped."""
+    kept, budget = {}, OUTPUTS_KEPT_BYTES
+    for cell in nb.get("cells", []):
+        outputs = cell.get("outputs") if cell.get("cell_type") == "code" else None
+        if not outputs or not isinstance(outputs, list) or not cell.get("id"):
+            continue
+        clean = []
+        for out in outputs:
+            if not isinstance(out, dict) or out.get("output_type") not in (
+                    "stream", "display_data", "execute_result", "error"):
+                continue
+            out = _valid_output(out)
+            if out is None:
+                continue
+            size = len(json.dumps(out))
+            if size > budget:
+                break
+            budget -= size
+            clean.append(out)
+        kept[cell["id"]] = clean
+    return kept
+
+
+def _text(x) -> bool:
+    return isinstance(x, str) or (isinstance(x, list) and all(isinstance(t, str) for t in x))
+
+
+def _valid_output(out: dict) -> dict | None:
+    """The output as nbformat 4 allows it, or None (a malformed output must not break the
+    feedback of the whole assignment)."""
+    kind = out.get("output_type")
+    if kind == "stream" and out.get("name") in ("stdout", "stderr") and _text(out.get("text")):
+        return {"output_type": kind, "name": out["name"], "text": out["text"]}
+    if kind in ("display_data", "execute_result"):
+        data, meta = out.get("data"), out.get("metadata", {})
+        if not isinstance(data, dict) or not isinstance(meta, dict) or \
+                not all(isinstance(k, str) and (_text(v) or isinstance(v, dict)) for k, v in data.items()):
+            return None
+        clean = {"output_type": kind, "data": data, "metadata": meta}
+        if kind == "execute_result":
+            clean["execution_count"] = None
+        return clean
+    if kind == "error" and isinstance(out.get("ename"), str) and isinstance(out.get("evalue"), str) \
+            and isinstance(out.get("traceback"), list) and all(isinstance(t, str) for t in out["traceback"]):
+        return {"output_type": kind, "ename": out["ename"], "evalue": out["evalue"], "traceback": out["traceback"]}
+    return None
 
 
 def write_autograded(root: Path, result: Result, source: dict, submitted_folder: Path) -> Path:
