@@ -459,18 +459,18 @@ def _numbers(message: str) -> list[int]:
     return [int(n) for n in re.findall(r"\d+", message)]
 
 
-def _mismatch(message: str) -> tuple[str, frozenset[int]] | None:
+def _mismatch(message: str) -> tuple[str, tuple[int, ...]] | None:
     """The two sizes a shape error says do not fit, where the wording names them plainly:
     numpy's matmul (``size 3 is different from 6``), torch's ``mat1 and mat2`` (inner sizes),
     and the ``expected ..., got ...`` of attnlab's own checks (every number)."""
     m = re.search(r"size (\d+) is different from (\d+)", message)
     if m:
-        return "numpy-matmul", frozenset(map(int, m.groups()))
+        return "numpy-matmul", tuple(map(int, m.groups()))  # (operand 1's size, operand 0's)
     m = re.search(r"\((\d+)x(\d+) and (\d+)x(\d+)\)", message)
     if m:
-        return "torch-matmul", frozenset((int(m.group(2)), int(m.group(3))))
+        return "torch-matmul", (int(m.group(3)), int(m.group(2)))
     if "expected" in message and "got" in message:
-        return "expected-got", frozenset(enumerate(_numbers(message)))
+        return "expected-got", tuple(_numbers(message))
     return None
 
 

@@ -313,7 +313,7 @@ def _up_masked_cases(hidden: bool) -> list[Case]:
     rng = case_rng(812 if hidden else 92, hidden)
     cases = []
     for batch, Lq, T, Dv, n_seen in ([((), 4, 3, 2, 3), ((2,), 3, 5, 3, 2)] if hidden else
-                                     [((), 4, 4, 3, 2), ((3,), 3, 2, 2, 4)]):
+                                     [((), 4, 5, 3, 2), ((3,), 3, 2, 2, 4)]):
         m, l, acc = _running_state(rng, batch, Lq, Dv, n_seen, 2.0)
         m[..., 0], l[..., 0], acc[..., 0, :] = -np.inf, 0.0, 0.0  # query 0 has seen only masked keys
         m[..., 1], l[..., 1], acc[..., 1, :] = -np.inf, 0.0, 0.0  # so has query 1

@@ -481,7 +481,7 @@ def _ca_masked_cases(hidden: bool) -> list[Case]:
     row_mask = _random_mask(rng, (3, 4) if hidden else (4, 3))
     row_mask[0 if hidden else 2] = False
     return [
-        _ca_case(rng, (), row_mask.shape[0], row_mask.shape[1], 4, 4, 3, 5, mask=row_mask,
+        _ca_case(rng, (), row_mask.shape[0], row_mask.shape[1], 6, 2, 3, 5, mask=row_mask,
                  why="one query with no key to attend to: zero weights and a zero output"),
         _ca_case(rng, (B,), 3, 5, 4, 6, 3, 2, mask=_masks.padding_mask(lengths, 5)[:, None, :],
                  why="a padding mask (B, 1, Lk) on the keys"),

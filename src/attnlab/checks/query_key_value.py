@@ -545,7 +545,7 @@ def _sd_cases(hidden: bool) -> list[Case]:
 
 def _sd_batched_cases(hidden: bool) -> list[Case]:
     rng = case_rng(222 if hidden else 62, hidden)
-    shapes = [((3,), 2, 5, 4, 2), ((2, 3), 4, 3, 2, 5)] if hidden else [((2,), 3, 5, 4, 2), ((3, 2), 4, 3, 5, 6)]
+    shapes = [((3,), 2, 5, 4, 2), ((2, 3), 4, 3, 2, 5)] if hidden else [((2,), 3, 5, 4, 6), ((3, 2), 4, 3, 5, 6)]
     return [Case(_qkv(rng, b, *s), why="leading batch dimensions") for b, *s in shapes]
 
 
