@@ -178,3 +178,44 @@ def test_every_catalogued_mistake_has_a_principle_without_code():
                 coded += [m.name for m in value if "np." in m.principle or "torch." in m.principle]
     assert not missing, f"mistakes without a principle: {missing}"
     assert not coded, f"principles with code in them: {coded}"
+
+
+def test_the_grader_composes_mistake_only_messages(monkeypatch):
+    # make grade judges in its own process through CheckSpec.judge: the setting applies there
+    from attnlab.checks import SpecRecorded, SpecRecorder
+    from attnlab.checks._core import call
+
+    def wrong(x, axis=-1):
+        return attnlab.softmax(x, axis=0)
+    recorder = SpecRecorder()
+    with pytest.raises(SpecRecorded):
+        check_softmax(recorder, hidden=True)
+    spec = recorder.spec
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "mistake-only")
+    graded = next(m for i, c in enumerate(spec.cases) if (m := spec.judge(i, call(wrong, c))))
+    assert "known mistake" in graded and "What to change" not in graded and "How to fix" not in graded
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "full")
+    full = next(m for i, c in enumerate(spec.cases) if (m := spec.judge(i, call(wrong, c))))
+    assert "What to change" in full and "How to fix" not in full  # the grader never adds the code
+
+
+def test_memory_check_sees_torch_allocations():
+    torch = pytest.importorskip("torch")
+    from attnlab.checks import check_tiled_attention_memory
+
+    def untiled(Q, K, V, tile_size, causal=False):
+        Q, K, V = (torch.as_tensor(a) for a in (Q, K, V))
+        scores = Q @ K.transpose(-2, -1) / Q.shape[-1] ** 0.5
+        return torch.softmax(scores, dim=-1) @ V, torch.logsumexp(scores, dim=-1)
+    assert "materialising the full (Lq, Lk) score matrix" in _message(check_tiled_attention_memory, untiled)
+
+
+def test_ipython_shows_the_message_without_a_traceback():
+    pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+    shell = InteractiveShell.instance()
+    with capture_output() as cap:
+        shell.run_cell("import attnlab\nfrom attnlab.checks import check_softmax\n"
+                       "check_softmax(lambda x, axis=-1: attnlab.softmax(x, axis=0))")
+    assert cap.stdout.startswith("softmax is not right yet.") and "Traceback" not in cap.stdout
