@@ -10,6 +10,9 @@ PORT   ?= 8888
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_ARGS ?=
 JOBS   ?= 2
+# The learner's Lab: START.md as start page, notebooks/ and solutions/ in view, no instructor
+# extensions, no news (deploy/learner_lab_config.py).
+LAB_ARGS = --config=deploy/learner_lab_config.py --no-browser --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=.
 # PyTorch's CPU-only wheel index: on Linux torch comes from there (PyPI's Linux wheel is the
 # CUDA build, several GB the course never uses). Empty (`make lab TORCH_INDEX=`) uses the plain
 # pin; where the index is unreachable, tools/install.py says so and falls back to it.
@@ -35,7 +38,7 @@ $(STAMP): requirements.txt pyproject.toml tools/install.py
 bootstrap: $(STAMP)
 
 lab: bootstrap
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks $(ROOT_FLAG)
+	$(VENV)/bin/jupyter lab $(LAB_ARGS) $(ROOT_FLAG)
 
 test: bootstrap
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
