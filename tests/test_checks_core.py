@@ -219,3 +219,22 @@ def test_ipython_shows_the_message_without_a_traceback():
         shell.run_cell("import attnlab\nfrom attnlab.checks import check_softmax\n"
                        "check_softmax(lambda x, axis=-1: attnlab.softmax(x, axis=0))")
     assert cap.stdout.startswith("softmax is not right yet.") and "Traceback" not in cap.stdout
+
+
+def test_the_shape_alone_can_name_the_mistake():
+    def weights_of_sorts(X):
+        S = X @ np.swapaxes(X, -1, -2)
+        return np.exp(S) / 2.0  # (L, L): only "returning the attention weights" has that shape
+    message = _message(check_mix_tokens, weights_of_sorts)
+    assert "The shape alone points to a known mistake: returning the attention weights" in message
+
+
+def test_two_mistakes_at_once_are_named_as_such():
+    from attnlab.checks import check_multi_head_attention
+
+    def mha(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
+        Q, K, V = (attnlab.split_heads(a, num_heads) for a in (X_q @ W_q, X_kv @ W_k, X_kv @ W_v))
+        weights = attnlab.softmax(Q @ np.swapaxes(K, -1, -2))  # no scale
+        return attnlab.merge_heads(weights @ V), weights  # no W_o
+    message = _message(check_multi_head_attention, mha)
+    assert "two known mistakes at once: no scaling of the scores; and no output projection" in message
