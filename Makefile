@@ -18,7 +18,7 @@ LAB_ARGS = --config=deploy/learner_lab_config.py --no-browser --ip=127.0.0.1 --p
 # pin; where the index is unreachable, tools/install.py says so and falls back to it.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: help bootstrap lab test test-busy release grade bench checkpoints clean-grading
+.PHONY: help bootstrap lab test test-busy release grade bench checkpoints clean-grading site handouts
 
 help:
 	@echo "make lab      start JupyterLab on notebooks/ (installs .venv first)"
@@ -29,6 +29,8 @@ help:
 	@echo "make bench    run the benchmarks in benchmarks/"
 	@echo "make clean-grading  delete grading outputs; move the gradebook to autograde/backups/"
 	@echo "make checkpoints  retrain notebook 07's translation models (about 10 min on 2 cores)"
+	@echo "make site     build the offline course site in build/site/ (worked and handout editions)"
+	@echo "make handouts make site, then print every notebook of both editions to build/handouts/*.pdf"
 
 $(STAMP): requirements.txt pyproject.toml tools/install.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -59,6 +61,14 @@ bench: bootstrap
 
 checkpoints: bootstrap
 	$(PY) benchmarks/train_translation.py --out src/attnlab/checkpoints
+
+# The workshop site and PDFs (attnlab.course.site): every notebook executed, both editions,
+# MathJax served from the site itself; the PDFs are printed by Debian's headless Chromium.
+site: bootstrap
+	$(PY) -m attnlab.course.site build --out build/site --jobs $(JOBS)
+
+handouts: site
+	$(PY) -m attnlab.course.site pdf --site build/site --out build/handouts
 
 # Deletes what `make grade` rebuilds; the gradebook (students, manual grades) is moved aside, never
 # deleted; due dates come back from autograde/due_dates.csv on the next release or grade.

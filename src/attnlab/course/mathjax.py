@@ -39,13 +39,23 @@ MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
 # font on disk; no image fonts; no local-font probing, so every machine renders the same.
 # MathJax's probe font "MathJax_Blank" is declared as url('about:blank'), which Chromium reports
 # as a failed, CORS-blocked font load on file:// pages; local() gives the same missing font with
-# no request.
+# no request. Likewise the TeX .otf fonts that the NativeMML output declares for double-struck,
+# script and fraktur letters: they are not shipped, and Chromium, which renders MathML, would
+# fetch them for the hidden MathML copy that MathJax adds for screen readers (AssistiveMML).
 HTML_CSS_CONFIG = """<script type="text/x-mathjax-config">
 MathJax.Hub.Config({
     "HTML-CSS": {
         availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null,
         styles: {"@font-face": {"font-family": "MathJax_Blank", src: "local('MathJax_Blank')"}}
     },
+    NativeMML: {styles: {
+        "@font-face /*1*/": {src: "local('MathJax_Caligraphic')"},
+        "@font-face /*2*/": {src: "local('MathJax_Caligraphic')"},
+        "@font-face /*3*/": {src: "local('MathJax_AMS')"},
+        "@font-face /*4*/": {src: "local('MathJax_Script')"},
+        "@font-face /*5*/": {src: "local('MathJax_Fraktur')"},
+        "@font-face /*6*/": {src: "local('MathJax_Fraktur')"}
+    }},
     messageStyle: "none"
 });
 </script>"""
