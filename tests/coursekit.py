@@ -69,6 +69,25 @@ def solution_cells(nb: dict) -> dict[str, dict]:
     return {nbg(c)["grade_id"]: c for c in nb["cells"] if nbg(c).get("solution")}
 
 
+PREDICTION_PREFIX = "predict_"  # solution cells holding a predict-then-run answer, not code
+
+
+def is_prediction(grade_id: str) -> bool:
+    """A prediction's solution cell is ``predict_x``; its grade cell ``test_predict_x``."""
+    return grade_id.startswith((PREDICTION_PREFIX, "test_" + PREDICTION_PREFIX))
+
+
+def exercises(nb: dict) -> dict[str, dict]:
+    """The code exercises: solution code cells that are not predictions."""
+    return {gid: c for gid, c in solution_cells(nb).items()
+            if c["cell_type"] == "code" and not is_prediction(gid)}
+
+
+def predictions(nb: dict) -> dict[str, dict]:
+    """The predict-then-run questions' solution cells."""
+    return {gid: c for gid, c in solution_cells(nb).items() if is_prediction(gid)}
+
+
 def catalogue(assignment: str) -> list[Wrong]:
     """The wrong implementations of ``tests/catalogue/<assignment>.py`` (its ``WRONG`` list)."""
     module = importlib.import_module(f"catalogue.{assignment_module(assignment)}")

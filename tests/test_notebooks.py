@@ -78,16 +78,18 @@ def test_student_notebook_is_generated_and_clean(assignment):
     text = json.dumps(student)
     for marker in ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "hidden=True"):
         assert marker not in text, f"the student notebook leaks {marker!r}"
-    for gid, cell in ck.solution_cells(student).items():
-        if cell["cell_type"] == "code":
-            assert "raise NotImplementedError()" in cell["source"], f"{gid} has no stub"
+    for gid, cell in ck.exercises(student).items():
+        assert "raise NotImplementedError()" in cell["source"], f"{gid} has no stub"
+    for gid, cell in ck.predictions(student).items():  # the learner starts from `prediction_x = None`
+        assert "raise NotImplementedError()" not in cell["source"] and "= None" in cell["source"], gid
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_notebook_structure(assignment):
-    """Each notebook: 3 to 6 exercises, each graded; a closing 'what you built' cell."""
+    """Each notebook: 3 to 6 exercises (predictions apart), each graded; a closing 'what you
+    built' cell."""
     nb = ck.load(ck.solution_path(assignment))
-    exercises = [c for c in ck.solution_cells(nb).values() if c["cell_type"] == "code"]
+    exercises = list(ck.exercises(nb).values())
     assert 3 <= len(exercises) <= 6, f"{len(exercises)} exercises"
     for cell in ck.grade_cells(nb).values():
         assert cell["source"].lstrip().startswith('"""Check that'), "a grade cell opens with its rubric line"

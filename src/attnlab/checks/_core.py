@@ -582,6 +582,8 @@ class CheckSpec:
     show_values: bool = True
     passed: str = ""
     invoke: Callable[..., Any] | None = None
+    learner_value: bool = False
+    judge_value: Callable[[Case, Outcome], str | None] | None = None
 
     def judge(self, index: int, got: Outcome) -> str | None:
         """None if ``got`` is right on case ``index``; otherwise the failure message (the same
@@ -599,6 +601,9 @@ class CheckSpec:
         if got.error == "NameError" and f"'{self.exercise}'" in got.message:
             return (f"{self.exercise} is not defined: run the cell that defines it (and check that it "
                     "ran without an error), then run this check again.", None)
+        if self.judge_value is not None:
+            message = self.judge_value(case, got)
+            return None if message is None else (message, None)
         ref = call(self.reference, case)
         if ref.error is not None and case.raises is None:  # a bug in the check itself
             raise RuntimeError(f"the reference {self.exercise} failed on {where}: {ref.error}: {ref.message}")
@@ -618,11 +623,13 @@ class CheckSpec:
         return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values)
 
     def success(self) -> str:
+        if self.learner_value:
+            return f"✓ {self.exercise}: {self.passed or 'right'}"
         return f"✓ {self.exercise}: {self.passed or 'matches the reference'} ({len(self.cases)} cases)."
 
     def run(self, fn: Any) -> None:
         """The in-process check: call ``fn`` on every case, raise at the first wrong answer."""
-        if not callable(fn):
+        if not callable(fn) and not self.learner_value:
             raise CheckFailure(f"{self.exercise} should be a function, but it is a {type(fn).__name__}.")
         for index, case in enumerate(self.cases):
             verdict = self.verdict(index, call(fn, case, self.invoke))
@@ -657,6 +664,8 @@ def run_check(
     show_values: bool = True,
     passed: str = "",
     invoke: Callable[..., Any] | None = None,
+    learner_value: bool = False,
+    judge_value: Callable[[Case, Outcome], str | None] | None = None,
 ) -> None:
     """Run ``fn`` on every case; raise :class:`CheckFailure` at the first wrong answer.
 
@@ -676,10 +685,16 @@ def run_check(
         invoke: how to call the learner's object on a case, ``invoke(obj, *args, **kwargs)``
             (default ``obj(*args, **kwargs)``); for a class, e.g., build it, load known weights
             and run ``forward``. Must be a module-level function.
+        learner_value: ``fn`` is a value (a prediction, see :mod:`._predict`), not a function;
+            ``invoke`` reads it.
+        judge_value: judges the learner's outcome on a case instead of the comparison with the
+            reference, ``judge_value(case, outcome) -> message or None``; it runs in the trusted
+            grader's process.
     """
     spec = CheckSpec(exercise=exercise, reference=reference, cases=list(cases), mistakes=list(mistakes),
                      arg_names=list(arg_names), outputs=list(outputs), rtol=rtol, atol=atol,
-                     show_values=show_values, passed=passed, invoke=invoke)
+                     show_values=show_values, passed=passed, invoke=invoke,
+                     learner_value=learner_value, judge_value=judge_value)
     if isinstance(fn, SpecRecorder):
         fn.spec = spec
         raise SpecRecorded(exercise)

@@ -55,17 +55,49 @@ def nbgrader(root: Path, *args: str, check: bool = True, quiet: bool = False) ->
     return proc
 
 
-def header_cell(assignment: str, notebook: str) -> dict:
+def header_cell(assignment: str, notebook: str) -> dict:  # noqa: ARG001 - the same for every notebook
     text = (
-        f"> **Student notebook, generated** from `solutions/{assignment}/{notebook}` by "
-        "`make release`. Do not edit this header; the notebook is yours to fill in.\n"
+        "> **Your notebook to fill in.** Write your code where a cell says `# YOUR CODE HERE` "
+        "(delete the `raise NotImplementedError()` line), run it, then run the check cell below "
+        "it: a check prints ✓ when your function is right, and otherwise says what differs and "
+        "which common mistake your answer looks like. Where a cell asks for a prediction "
+        "(`prediction_... = None`), write down what you expect *before* running the cell that "
+        "shows the answer. Leave the check cells as they are: they are graded.\n"
         ">\n"
-        "> Write your code where a cell says `# YOUR CODE HERE` (delete the "
-        "`raise NotImplementedError()` line), run it, then run the check cell below it: a check "
-        "prints ✓ when your function is right, and otherwise says what differs and which common "
-        "mistake your answer looks like. Leave the check cells as they are: they are graded."
+        "> **Stuck?** Open the hints under each exercise one at a time (the first gives the idea, "
+        "the last the code-level detail), read what the failing check says, and then ask: your "
+        "instructor or teaching assistant in a class, the course's discussion forum in a "
+        "workshop. Learning on your own from the attnlab repository? Its `solutions/` folder "
+        "has every notebook worked out.\n"
+        ">\n"
+        "> *This notebook is generated from the course's source notebook by `make release`; "
+        "do not edit this header.*"
     )
     return {"cell_type": "markdown", "id": HEADER_ID, "metadata": {}, "source": text}
+
+
+PREDICTION_PREFIX = "predict_"
+STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+
+
+def finish_prediction_cell(cell: dict) -> None:
+    """A prediction's stub is its variable set to None (written in the source notebook before
+    ``### BEGIN SOLUTION``): drop nbgrader's ``raise NotImplementedError()`` so that running
+    the notebook top to bottom does not stop at a question, and refresh the cell's checksum."""
+    from nbformat import from_dict
+    from nbgrader.utils import compute_checksum
+
+    gid = cell["metadata"]["nbgrader"]["grade_id"]
+    source = cell["source"]
+    if STUB not in source:
+        raise SystemExit(f"error: prediction cell {gid} has no solution region to clear")
+    source = source.replace("\n" + STUB, "").replace(STUB, "").rstrip()
+    if "= None" not in source:
+        raise SystemExit(f"error: prediction cell {gid} must set its variable to None before "
+                         "### BEGIN SOLUTION (the learner's starting point)")
+    cell["source"] = source
+    if "checksum" in cell["metadata"]["nbgrader"]:
+        cell["metadata"]["nbgrader"]["checksum"] = compute_checksum(from_dict(cell))
 
 
 def finish_student_notebook(path: Path, assignment: str) -> None:
@@ -73,6 +105,10 @@ def finish_student_notebook(path: Path, assignment: str) -> None:
     nb = json.loads(path.read_text(encoding="utf-8"))
     nb = canonical(nb)
     nb["cells"] = [c for c in nb["cells"] if c.get("id") != HEADER_ID]
+    for cell in nb["cells"]:
+        nbg = cell["metadata"].get("nbgrader") or {}
+        if nbg.get("solution") and str(nbg.get("grade_id", "")).startswith(PREDICTION_PREFIX):
+            finish_prediction_cell(cell)
     nb["cells"].insert(0, header_cell(assignment, path.name))
     path.write_text(dumps(nb), encoding="utf-8")
 
