@@ -26,12 +26,13 @@ def scaled_dot_product_attention(
     Returns:
         ``(output (..., Lq, Dv), weights (..., Lq, Lk))``.
 
-    Equivalent to ``torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask)``,
-    which returns no weights (recent torch also gives a fully masked row a zero output; older
-    versions and ``nn.MultiheadAttention`` give NaN there)::
+    Row ``i`` of the weights is the softmax, over the keys ``i`` may attend to, of the scaled
+    similarities of query ``i`` with every key; row ``i`` of the output is the average of the
+    values under those weights.
 
-        weights = softmax(Q @ K.swapaxes(-1, -2) / sqrt(Dk))   # masked entries set to -inf first
-        output = weights @ V
+    Matches ``torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask)``,
+    which returns no weights (recent torch also gives a fully masked row a zero output; older
+    versions and ``nn.MultiheadAttention`` give NaN there).
     """
     Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
     require_qkv(Q, K, V)
@@ -65,7 +66,8 @@ def attend(q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.
 def score_variance(d_k: int, n_samples: int, rng: np.random.Generator) -> float:
     """Empirical variance of ``q . k`` for independent standard-normal ``q, k`` in ``R^d_k``.
 
-    Each product ``q_i k_i`` has variance 1, so the sum of ``d_k`` of them has variance ``d_k``.
+    Draws ``n_samples`` independent pairs ``(q, k)`` from ``rng`` and returns the (biased,
+    ``ddof=0``) sample variance of their dot products, a float.
     """
     d_k, n_samples = require_int(d_k, "d_k", minimum=1), require_int(n_samples, "n_samples", minimum=2)
     if not isinstance(rng, np.random.Generator):

@@ -15,8 +15,8 @@ SIMPLEX_ATOL = 1e-6  # how far from a sum of one the weights of `weighted_averag
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """Softmax along ``axis``: ``exp(x_i) / sum_j exp(x_j)``, computed stably.
 
-    Subtracting the maximum along ``axis`` first changes nothing mathematically (the factor
-    ``exp(-max)`` cancels) but keeps every exponent <= 0, so logits of +-1e4 never overflow.
+    Exact and finite for logits of +-1e4, and for slices of very different scale in one array
+    (notebook 01 shows why the formula as written overflows, and how to avoid it).
 
     Args:
         x: scores of any shape.

@@ -35,8 +35,8 @@ def cross_attention(
     Returns:
         ``(output (..., Lq, Dv), weights (..., Lq, Lk))``.
 
-    Equivalent to ``F.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v,
-    attn_mask=mask)``, which returns no weights.
+    The output has one row per query token and the width of the values; the weights of query
+    ``i`` are a distribution over the key tokens it may attend to.
     """
     X_q, X_kv, W_q, W_k, W_v = (np.asarray(a, dtype=float) for a in (X_q, X_kv, W_q, W_k, W_v))
     require_ndim(X_q, "X_q", ("Lq", "Dq"))

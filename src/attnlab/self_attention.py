@@ -40,7 +40,9 @@ def self_attention(
         ``(Z (..., L, Dv), A (..., L, L))``: the outputs and the attention weights, row ``i`` of
         ``A`` holding the weights token ``i`` gives to every token (each row sums to one).
 
-    Equivalent to ``scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v)``.
+    Every token is both a query and a key/value: token ``i`` scores every token ``j`` by the
+    scaled dot product of its query with ``j``'s key, and its output is the weighted average
+    of the values.
     """
     X, W_q, W_k, W_v = _check_projections(X, W_q, W_k, W_v)
     Dk = W_q.shape[1]

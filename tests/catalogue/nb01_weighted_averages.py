@@ -109,4 +109,23 @@ def softmax(x, axis=-1):
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
 ''', fails=("test_softmax_stable",), message="no max subtraction", label="1-D branch unstable"),
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_scaled_logits", 'prediction_scaled_logits = "flatter"\n',
+          fails=("test_predict_scaled_logits",), message="larger scores spread the weight"),
+    Wrong("predict_scaled_logits", 'prediction_scaled_logits = "Unchanged"\n',
+          fails=("test_predict_scaled_logits",), message="softmax ignores a common factor"),
+    Wrong("predict_scaled_logits", 'prediction_scaled_logits = "sharp"\n',
+          fails=("test_predict_scaled_logits",), message="expected one of 'sharper'"),
+    Wrong("predict_huge_scores", "prediction_huge_scores = 1.0\n",
+          fails=("test_predict_huge_scores",), message="the largest score takes all the weight"),
+    Wrong("predict_huge_scores", "prediction_huge_scores = 0.33\n",
+          fails=("test_predict_huge_scores",), message="nearly equal scores give nearly equal weights"),
+    Wrong("predict_huge_scores", "prediction_huge_scores = float('nan')\n",
+          fails=("test_predict_huge_scores",), message="The answer is 0.665"),
+    Wrong("predict_the_attends_to", 'prediction_the_attends_to = "the"\n',
+          fails=("test_predict_the_attends_to",), message="every token attends most to itself"),
+    Wrong("predict_the_attends_to", 'prediction_the_attends_to = "CAT"\n',
+          fails=("test_predict_the_attends_to",), message="cat and dog are alike"),
+    Wrong("predict_the_attends_to", 'prediction_the_attends_to = "car"\n',
+          fails=("test_predict_the_attends_to",), message="the longest vector wins"),
 ]

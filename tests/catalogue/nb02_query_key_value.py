@@ -212,4 +212,27 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     weights = attnlab.softmax(scores)
     return weights @ V, weights
 ''', fails=("test_sdpa_fully_masked",), message="an additive mask"),
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_dot_winner", 'prediction_dot_winner = "k1"\n',
+          fails=("test_predict_dot_winner",), message="the best-aligned key wins"),
+    Wrong("predict_dot_winner", 'prediction_dot_winner = "K4"\n',
+          fails=("test_predict_dot_winner",), message="whatever its sign"),
+    Wrong("predict_dot_winner", 'prediction_dot_winner = 2\n',
+          fails=("test_predict_dot_winner",), message="expected one of 'k1'"),
+    Wrong("predict_score_variance", "prediction_score_variance = 8\n",
+          fails=("test_predict_score_variance",), message="the standard deviation"),
+    Wrong("predict_score_variance", "prediction_score_variance = 1.0\n",
+          fails=("test_predict_score_variance",), message="give a standard-normal score"),
+    Wrong("predict_score_variance", "prediction_score_variance = 64 ** 2\n",
+          fails=("test_predict_score_variance",), message="d_k² instead of d_k"),
+    Wrong("predict_score_variance", "prediction_score_variance = 0\n",
+          fails=("test_predict_score_variance",), message="orthogonal"),
+    Wrong("predict_score_variance", 'prediction_score_variance = "64"\n',
+          fails=("test_predict_score_variance",), message="without quotes"),
+    Wrong("predict_weights_shape", "prediction_weights_shape = (2, 4, 5)\n",
+          fails=("test_predict_weights_shape",), message="the shape of the output"),
+    Wrong("predict_weights_shape", "prediction_weights_shape = [2, 6, 4]\n",
+          fails=("test_predict_weights_shape",), message="keys down the rows"),
+    Wrong("predict_weights_shape", "prediction_weights_shape = (4, 6)\n",
+          fails=("test_predict_weights_shape",), message="no batch axis"),
 ]

@@ -3,12 +3,14 @@
 ``check_x(learner_fn)`` runs the learner's function on fixed and random inputs against the
 reference; when it is wrong it raises :class:`CheckFailure` (an ``AssertionError``) whose
 message names the input, the difference, the known mistake the answer looks like, and the fix.
-``hidden=True`` runs the inputs that nbgrader's hidden tests use.
+``hidden=True`` runs the inputs that nbgrader's hidden tests use. ``check_prediction_x(value)``
+grades a predict-then-run answer (see :mod:`attnlab.checks._predict`).
 """
 from ._core import (
     Case, CheckFailure, CheckRaised, CheckSpec, Mistake, Outcome, SpecRecorded, SpecRecorder, explain,
     feedback_level, run_check,
 )
+from ._predict import Prediction, WrongPrediction
 from .kernel_machine import (
     check_fit_bandwidth, check_fit_bandwidth_candidates, check_gaussian_attention_weights,
     check_gaussian_attention_weights_stable, check_kernel_ridge_fit, check_kernel_ridge_predict,
@@ -16,8 +18,9 @@ from .kernel_machine import (
     check_nadaraya_watson,
 )
 from .weighted_averages import (
-    check_mix_tokens, check_mix_tokens_batched, check_softmax, check_softmax_stable,
-    check_weighted_average, check_weighted_average_rejects,
+    check_mix_tokens, check_mix_tokens_batched, check_prediction_huge_scores,
+    check_prediction_scaled_logits, check_prediction_the_attends_to, check_softmax,
+    check_softmax_stable, check_weighted_average, check_weighted_average_rejects,
 )
 from .masks_and_cross_attention import (
     check_causal_mask, check_cross_attention, check_cross_attention_masked, check_masked_softmax,
@@ -28,7 +31,8 @@ from .multi_head_attention import (
     check_multi_head_attention, check_multi_head_attention_masked, check_split_heads,
 )
 from .query_key_value import (
-    check_attend, check_attend_sharp, check_score_variance, check_score_variance_rng, check_sdpa,
+    check_attend, check_attend_sharp, check_prediction_dot_winner, check_prediction_score_variance,
+    check_prediction_weights_shape, check_score_variance, check_score_variance_rng, check_sdpa,
     check_sdpa_batched, check_sdpa_fully_masked, check_sdpa_mask,
 )
 from .self_attention import (
@@ -55,12 +59,15 @@ from .transformer import (
 __all__ = [
     "Case", "CheckFailure", "CheckRaised", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder",
     "explain", "feedback_level", "run_check",
+    "Prediction", "WrongPrediction",
     "check_mix_tokens", "check_mix_tokens_batched", "check_softmax", "check_softmax_stable",
-    "check_weighted_average", "check_weighted_average_rejects",
+    "check_weighted_average", "check_weighted_average_rejects", "check_prediction_scaled_logits",
+    "check_prediction_huge_scores", "check_prediction_the_attends_to",
 ]
 __all__ += [
     "check_attend", "check_attend_sharp", "check_score_variance", "check_score_variance_rng",
     "check_sdpa", "check_sdpa_batched", "check_sdpa_fully_masked", "check_sdpa_mask",
+    "check_prediction_dot_winner", "check_prediction_score_variance", "check_prediction_weights_shape",
 ]
 __all__ += [
     "check_absorb_bias", "check_append_ones", "check_append_ones_batched", "check_self_attention",

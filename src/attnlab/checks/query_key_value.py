@@ -15,6 +15,7 @@ import numpy as np
 from .. import attention as _ref
 from ..averages import softmax as _softmax
 from ._core import Case, Mistake, case_rng, case_seed, run_check
+from ._predict import Prediction, WrongPrediction
 
 _OUTPUTS = ("output", "weights")
 
@@ -598,3 +599,83 @@ def check_sdpa_fully_masked(scaled_dot_product_attention, hidden: bool = False) 
     """Check that a query with no key to attend to gets zero weights and a zero output (no NaN)."""
     _check_sdpa(scaled_dot_product_attention, _sd_fully_masked_cases(hidden), hidden,
                 "a fully masked row gives zeros, not NaN")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+DOT_WINNER = Prediction(
+    "prediction_dot_winner", "choice", "k2",
+    "The dot product q·k = |q| |k| cos θ rewards length as well as direction: the scores are "
+    "k1 1.2, k2 3.75, k3 0, k4 -2.25, so the long key 45° off wins over the short one that points "
+    "exactly along the query. Cosine, which divides the length out, would pick k1.",
+    options=("k1", "k2", "k3", "k4"),
+    wrong=(
+        WrongPrediction("k1", "the best-aligned key wins",
+                        "That is the cosine's answer. The dot product is |q| |k| cos θ: k1 is "
+                        "perfectly aligned (cos θ = 1) but short, 1.5 · 0.8 = 1.2, while k2 scores "
+                        "1.5 · 3.54 · cos 45° = 3.75."),
+        WrongPrediction("k4", "the score largest in size wins, whatever its sign",
+                        "The softmax gives the most weight to the largest score, and a negative "
+                        "score (k4: -2.25) gets the least."),
+    ),
+)
+
+
+def check_prediction_dot_winner(prediction_dot_winner, hidden: bool = False) -> None:
+    """Check the prediction of the key that gets the largest weight under the dot product."""
+    DOT_WINNER.check(prediction_dot_winner, hidden=hidden)
+
+
+SCORE_VARIANCE = Prediction(
+    "prediction_score_variance", "number", 64,
+    "q·k = Σ_i q_i k_i is a sum of d_k = 64 independent products, each with mean 0 and variance "
+    "E[q_i²] E[k_i²] = 1; variances of independent terms add, so Var(q·k) = 64 and typical "
+    "scores are ±8 (the standard deviation √64).",
+    rtol=0.1,
+    wrong=(
+        WrongPrediction(8, "the standard deviation √d_k instead of the variance d_k",
+                        "8 = √64 is the standard deviation, the typical size of a score; the "
+                        "variance is its square."),
+        WrongPrediction(1, "standard-normal entries give a standard-normal score",
+                        "Each product q_i k_i has variance 1, but the score adds 64 of them, and "
+                        "their variances add up."),
+        WrongPrediction(4096, "d_k² instead of d_k",
+                        "The variance of a sum of independent terms is the sum of their variances: "
+                        "64 terms of variance 1, not 64²."),
+        WrongPrediction(0, "independent vectors are orthogonal, so q·k = 0",
+                        "The *mean* of q·k is 0, but each draw scatters around it; the variance "
+                        "measures that scatter."),
+    ),
+)
+
+
+def check_prediction_score_variance(prediction_score_variance, hidden: bool = False) -> None:
+    """Check the prediction of Var(q·k) for standard-normal q, k in R^64."""
+    SCORE_VARIANCE.check(prediction_score_variance, hidden=hidden)
+
+
+WEIGHTS_SHAPE = Prediction(
+    "prediction_weights_shape", "shape", (2, 4, 6),
+    "One weight per (query, key) pair in every batch item: (B, Lq, Lk) = (2, 4, 6). The widths "
+    "Dk = 3 and Dv = 5 do not appear: Dk is summed over in Q Kᵀ, and V enters only after the "
+    "weights.",
+    wrong=(
+        WrongPrediction((2, 4, 5), "the shape of the output",
+                        "(B, Lq, Dv) = (2, 4, 5) is the output's shape; the weights come before V."),
+        WrongPrediction((2, 6, 4), "keys down the rows",
+                        "Each row belongs to a query (and sums to one over the keys): Lq rows, Lk "
+                        "columns."),
+        WrongPrediction((4, 6), "no batch axis",
+                        "Leading batch dimensions carry through: every batch item has its own "
+                        "weights."),
+        WrongPrediction((2, 4, 3), "the width of the queries",
+                        "Dk is contracted away by the dot products; what remains is one score per "
+                        "key."),
+    ),
+)
+
+
+def check_prediction_weights_shape(prediction_weights_shape, hidden: bool = False) -> None:
+    """Check the prediction of the weights' shape for Q (2, 4, 3), K (2, 6, 3), V (2, 6, 5)."""
+    WEIGHTS_SHAPE.check(prediction_weights_shape, hidden=hidden)

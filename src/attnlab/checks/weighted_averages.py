@@ -1,4 +1,5 @@
-"""Checks for notebook 01, weighted_averages: ``weighted_average``, ``softmax``, ``mix_tokens``.
+"""Checks for notebook 01, weighted_averages: ``weighted_average``, ``softmax``, ``mix_tokens``,
+and its predict-then-run questions.
 
 Each check takes the learner's function and ``hidden=False``; nbgrader's hidden tests call it
 with ``hidden=True``, which draws other inputs (other seeds and shapes) than the visible ones.
@@ -9,6 +10,7 @@ import numpy as np
 
 from .. import averages as _ref
 from ._core import Case, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 
 # ---------------------------------------------------------------------------------------------
 # weighted_average
@@ -277,3 +279,83 @@ def check_mix_tokens_batched(mix_tokens, hidden: bool = False) -> None:
     run_check(mix_tokens, exercise="mix_tokens", reference=_ref.mix_tokens,
               cases=_mt_batched_cases(hidden), mistakes=MIX_TOKENS_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="works on batches")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+SCALED_LOGITS = Prediction(
+    "prediction_scaled_logits", "choice", "sharper",
+    "The softmax depends only on the gaps between scores: the ratio of two weights is "
+    "w_i / w_j = exp(x_i - x_j). Multiplying every score by 10 makes every gap ten times larger, "
+    "so each ratio is raised to the 10th power and the largest score takes almost all the weight "
+    "(here 0.9999...). Scaling the scores by 10 is a temperature of τ = 0.1.",
+    options=("sharper", "flatter", "unchanged"),
+    wrong=(
+        WrongPrediction("unchanged", "softmax ignores a common factor",
+                        "The softmax ignores a constant *added* to every score (shift invariance), "
+                        "not a constant factor: exp(10 x_i) / Σ_j exp(10 x_j) is a different vector."),
+        WrongPrediction("flatter", "larger scores spread the weight",
+                        "Larger scores do not spread the weight; larger *gaps* concentrate it. "
+                        "The normalisation divides out a common factor only for x / Σ x, not "
+                        "for exponentials."),
+    ),
+)
+
+
+def check_prediction_scaled_logits(prediction_scaled_logits, hidden: bool = False) -> None:
+    """Check the prediction of what multiplying the scores by 10 does to the softmax weights."""
+    SCALED_LOGITS.check(prediction_scaled_logits, hidden=hidden)
+
+
+HUGE_SCORES = Prediction(
+    "prediction_huge_scores", "number", float(np.exp(2) / (1 + np.e + np.exp(2))),
+    "Only the gaps between scores matter (shift invariance): softmax([1000, 1001, 1002]) = "
+    "softmax([0, 1, 2]), whose largest weight is e² / (1 + e + e²) ≈ 0.665. The formula as "
+    "written computes e^1000, which overflows to inf and returns nan; subtracting the maximum "
+    "first gives the exact answer.",
+    atol=0.006,
+    wrong=(
+        WrongPrediction(1.0, "the largest score takes all the weight",
+                        "Large scores do not make the softmax sharper; large *gaps* do, and these "
+                        "gaps are only 1 and 2."),
+        WrongPrediction(1 / 3, "nearly equal scores give nearly equal weights",
+                        "1000 and 1002 are close relative to their size, but the softmax does not "
+                        "look at ratios of scores: exp(1002) / exp(1000) = e² ≈ 7.4."),
+        WrongPrediction(0.0, "the exponentials overflow, so the weight is lost",
+                        "That is a failure of the computation, not of the mathematics: the exact "
+                        "value is well defined, and a stable softmax computes it."),
+    ),
+)
+
+
+def check_prediction_huge_scores(prediction_huge_scores, hidden: bool = False) -> None:
+    """Check the prediction of the largest weight of softmax([1000, 1001, 1002])."""
+    HUGE_SCORES.check(prediction_huge_scores, hidden=hidden)
+
+
+THE_ATTENDS_TO = Prediction(
+    "prediction_the_attends_to", "choice", "dog",
+    "The row of \"the\" holds softmax of its dot products with every word: cat 0.57, dog 0.60, "
+    "car 0.39, the 0.27 (weights 0.28, 0.29, 0.23, 0.20). \"the\" = [0.3, 0.3, 0.3] points "
+    "a little along every feature, so the word with the largest sum of features wins; \"dog\" "
+    "edges out \"cat\" thanks to its small third feature. The weights are close to uniform: a "
+    "short vector gives small scores, and small scores give a flat softmax.",
+    options=("cat", "dog", "car", "the"),
+    wrong=(
+        WrongPrediction("the", "every token attends most to itself",
+                        "x·x = |x|² is the largest score only for a token whose norm is large; "
+                        "\"the\" is short, |the|² = 0.27, the smallest score in its row."),
+        WrongPrediction("cat", "cat and dog are alike, so take the first",
+                        "They nearly tie (0.57 against 0.60), but \"dog\" has a little of the third "
+                        "feature, which \"the\" also has."),
+        WrongPrediction("car", "the longest vector wins",
+                        "\"car\" has the largest norm, but it points along the third feature only, "
+                        "so its dot product with [0.3, 0.3, 0.3] is 0.39."),
+    ),
+)
+
+
+def check_prediction_the_attends_to(prediction_the_attends_to, hidden: bool = False) -> None:
+    """Check the prediction of which word "the" gives the largest weight in softmax(X Xᵀ)."""
+    THE_ATTENDS_TO.check(prediction_the_attends_to, hidden=hidden)

@@ -20,7 +20,7 @@ def _float(x) -> torch.Tensor:
 
 
 def softmax(x: torch.Tensor, axis: int = -1) -> torch.Tensor:
-    """Softmax along ``axis``, stable for logits of +-1e4 (max subtracted first).
+    """Softmax along ``axis``: ``exp(x_i) / sum_j exp(x_j)``, exact and finite for logits of +-1e4.
 
     Matches ``torch.softmax(x, dim=axis)``.
     """

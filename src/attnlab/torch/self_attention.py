@@ -36,9 +36,12 @@ def self_attention(
         X: ``(..., L, D)``; W_q: ``(D, Dk)``; W_k: ``(D, Dk)``; W_v: ``(D, Dv)``.
 
     Returns:
-        ``(Z (..., L, Dv), A (..., L, L))``.
+        ``(Z (..., L, Dv), A (..., L, L))``: the outputs and the attention weights, row ``i`` of
+        ``A`` holding the weights token ``i`` gives to every token (each row sums to one).
 
-    Equivalent to ``F.scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v)`` (plus the weights).
+    Every token is both a query and a key/value: token ``i`` scores every token ``j`` by the
+    scaled dot product of its query with ``j``'s key, and its output is the weighted average
+    of the values.
     """
     X, W_q, W_k, W_v = _check_projections(X, W_q, W_k, W_v)
     Q = X @ W_q  # (..., L, D) x (D, Dk) -> (..., L, Dk)
@@ -78,10 +81,8 @@ class SelfAttention(nn.Module):
     ``forward(X, mask=None)`` takes ``X (..., L, d_in)`` and an optional boolean ``mask``
     broadcastable to ``(..., L, L)`` (``True`` = may attend; a fully masked row gets zero
     weights and a zero output) and returns ``(Z (..., L, d_v), A (..., L, L))`` with
-    ``A = softmax(Q K^T / sqrt(d_k))`` and ``Z = A V``.
-
-    With ``bias=False`` it computes ``self_attention(X, W_q.weight.T, W_k.weight.T, W_v.weight.T)``
-    (``nn.Linear`` stores ``(out, in)`` weights).
+    ``A = softmax(Q K^T / sqrt(d_k))`` and ``Z = A V``, where ``Q``, ``K`` and ``V`` are the
+    three projections of ``X``.
     """
 
     def __init__(self, d_in: int, d_k: int, d_v: int, bias: bool = False) -> None:
