@@ -100,17 +100,24 @@ def finish_prediction_cell(cell: dict) -> None:
         cell["metadata"]["nbgrader"]["checksum"] = compute_checksum(from_dict(cell))
 
 
-def finish_student_notebook(path: Path, assignment: str) -> None:
-    """Add the header and write ``path`` in canonical form."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
+def finish_student_cells(nb: dict, assignment: str, notebook: str) -> dict:
+    """The canonical student notebook: predictions' stubs finished, the header on top. Shared by
+    ``make release`` and the exporter a plain ``nbgrader generate_assignment`` uses."""
     nb = canonical(nb)
     nb["cells"] = [c for c in nb["cells"] if c.get("id") != HEADER_ID]
     for cell in nb["cells"]:
         nbg = cell["metadata"].get("nbgrader") or {}
-        if nbg.get("solution") and str(nbg.get("grade_id", "")).startswith(PREDICTION_PREFIX):
+        if nbg.get("solution") and str(nbg.get("grade_id", "")).startswith(PREDICTION_PREFIX) \
+                and STUB in cell["source"]:
             finish_prediction_cell(cell)
-    nb["cells"].insert(0, header_cell(assignment, path.name))
-    path.write_text(dumps(nb), encoding="utf-8")
+    nb["cells"].insert(0, header_cell(assignment, notebook))
+    return nb
+
+
+def finish_student_notebook(path: Path, assignment: str) -> None:
+    """Add the header, finish the prediction cells and write ``path`` in canonical form."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(dumps(finish_student_cells(nb, assignment, path.name)), encoding="utf-8")
 
 
 DUE_DATES = Path("autograde") / "due_dates.csv"

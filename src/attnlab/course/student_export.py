@@ -3,7 +3,7 @@
 ``nbgrader generate_assignment`` (run by ``make release``, or by hand from ``autograde/``) writes
 ``notebooks/`` through this exporter (``GenerateAssignment.exporter_class`` in
 autograde/nbgrader_config.py), so a plain nbgrader run writes the same canonical files as
-``make release``: header cell, no outputs, no volatile metadata, sorted keys.
+``make release``: header cell, prediction stubs, no outputs, no volatile metadata, sorted keys.
 """
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import os
 
 from nbconvert.exporters import NotebookExporter
 
-from .nbtext import canonical, dumps
+from .nbtext import dumps
 
 
 class StudentNotebookExporter(NotebookExporter):
     def from_notebook_node(self, nb, resources=None, **kw):
-        from .release import HEADER_ID, header_cell
+        from .release import finish_student_cells
 
         output, resources = super().from_notebook_node(nb, resources, **kw)
         info = (resources or {}).get("nbgrader", {}) or {}
@@ -25,7 +25,5 @@ class StudentNotebookExporter(NotebookExporter):
         notebook = info.get("notebook") or (resources or {}).get("unique_key") or ""
         if not assignment or not notebook:
             return output, resources
-        data = canonical(json.loads(output))
-        data["cells"] = [c for c in data["cells"] if c.get("id") != HEADER_ID]
-        data["cells"].insert(0, header_cell(assignment, os.path.basename(notebook) + ".ipynb"))
+        data = finish_student_cells(json.loads(output), assignment, os.path.basename(notebook) + ".ipynb")
         return dumps(data), resources
