@@ -238,4 +238,18 @@ def merge_value_output(W_v, W_o, num_heads):
           message="two known mistakes at once: no scaling of the scores; and no output projection"),
     Wrong("mha_module", _module(weights="torch.nn.functional.dropout(weights, 0.1)"),
           fails=("test_mha_module", "test_mha_module_bias_mask"), message="dropout left active in eval mode"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_params_h1", "prediction_params_h1 = 4 * 64 * 64\n",
+          fails=("test_predict_params_h1",), message="the biases forgotten"),
+    Wrong("predict_params_h1", "prediction_params_h1 = 12480\n",
+          fails=("test_predict_params_h1",), message="no output projection"),
+    Wrong("predict_params_h1", 'prediction_params_h1 = "16640"\n',
+          fails=("test_predict_params_h1",), message="write it without quotes"),
+    Wrong("predict_params_h8", "prediction_params_h8 = 8 * 16640\n",
+          fails=("test_predict_params_h8",), message="every head has its own D x D matrices"),
+    Wrong("predict_params_h8", "prediction_params_h8 = 2080\n",
+          fails=("test_predict_params_h8",), message="shared out among the heads"),
+    Wrong("predict_params_h8", "prediction_params_h8 = 16000\n",
+          fails=("test_predict_params_h8",), message="The answer is 16640"),
 ]

@@ -343,4 +343,18 @@ def gaussian_attention_weights(x_query, x_keys, bandwidth):
 def nadaraya_watson(x_query, x_keys, y_values, bandwidth):
     return attnlab.gaussian_attention_weights(x_query, x_keys, 1.0) @ y_values
 ''', fails=("test_nadaraya_watson",), message="the bandwidth ignored"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_gradient_decay", 'prediction_gradient_decay = "exponentially"\n',
+          fails=("test_predict_gradient_decay",), message="attention decays like a recurrence"),
+    Wrong("predict_gradient_decay", 'prediction_gradient_decay = "Constant "\n',
+          fails=("test_predict_gradient_decay",), message="a path of length 1 loses nothing"),
+    Wrong("predict_gradient_decay", 'prediction_gradient_decay = "1/L"\n',
+          fails=("test_predict_gradient_decay",), message="expected one of"),
+    Wrong("predict_first_output", 'prediction_first_output = "zero"\n',
+          fails=("test_predict_first_output",), message="no earlier token, nothing to read"),
+    Wrong("predict_first_output", 'prediction_first_output = "the mean of all the values"\n',
+          fails=("test_predict_first_output",), message="linear attention has no causal mask"),
+    Wrong("predict_first_output", 'prediction_first_output = "it depends on q_0 and k_0"\n',
+          fails=("test_predict_first_output",), message="the weights depend on the features"),
 ]

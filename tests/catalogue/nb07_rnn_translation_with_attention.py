@@ -294,4 +294,18 @@ def alignment_accuracy(weights, gold):
     aligned = gold >= 0
     return float(np.sum((np.argmax(weights, axis=-1) == gold) & aligned))
 ''', fails=(_AA, _AAB), message="number of hits instead of the fraction"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_clitic_peak", 'prediction_clitic_peak = "you"\n',
+          fails=("test_predict_clitic_peak",), message="attention follows the gold alignment"),
+    Wrong("predict_clitic_peak", 'prediction_clitic_peak = "I"\n',
+          fails=("test_predict_clitic_peak",), message="attention lags one step behind"),
+    Wrong("predict_clitic_peak", 'prediction_clitic_peak = "aime"\n',
+          fails=("test_predict_clitic_peak",), message="expected one of"),
+    Wrong("predict_decode_shape", "prediction_decode_shape = (3, 60)\n",
+          fails=("test_predict_decode_shape",), message="decoding always takes max_len steps"),
+    Wrong("predict_decode_shape", "prediction_decode_shape = (3, 25)\n",
+          fails=("test_predict_decode_shape",), message="the <eos> step is not counted"),
+    Wrong("predict_decode_shape", "prediction_decode_shape = [3, 6]\n",
+          fails=("test_predict_decode_shape",), message="decoding stops when the first sentence ends"),
 ]

@@ -274,4 +274,18 @@ def tiled_attention(Q, K, V, tile_size, causal=False):
     return (torch.softmax(scores, dim=-1) @ V).numpy(), torch.logsumexp(scores, dim=-1).numpy()
 ''', fails=("test_tiled_attention_memory",), message="materialising the full (Lq, Lk) score matrix",
           label="torch, untiled"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_score_memory_gib", "prediction_score_memory_gib = 4\n",
+          fails=("test_predict_score_memory_gib",), message="numbers counted, not bytes"),
+    Wrong("predict_score_memory_gib", "prediction_score_memory_gib = 32.0\n",
+          fails=("test_predict_score_memory_gib",), message="8 bytes per number"),
+    Wrong("predict_score_memory_gib", "prediction_score_memory_gib = 16384\n",
+          fails=("test_predict_score_memory_gib",), message="The answer is 16"),
+    Wrong("predict_causal_tiles", "prediction_causal_tiles = 30\n",
+          fails=("test_predict_causal_tiles",), message="every tile is computed and masked"),
+    Wrong("predict_causal_tiles", "prediction_causal_tiles = 10\n",
+          fails=("test_predict_causal_tiles",), message="the tiles on the diagonal are skipped"),
+    Wrong("predict_causal_tiles", "prediction_causal_tiles = 20\n",
+          fails=("test_predict_causal_tiles",), message="half of the tiles plus the diagonal"),
 ]

@@ -15,7 +15,7 @@ from .kernel_machine import (
     check_fit_bandwidth, check_fit_bandwidth_candidates, check_gaussian_attention_weights,
     check_gaussian_attention_weights_stable, check_kernel_ridge_fit, check_kernel_ridge_predict,
     check_linear_attention, check_linear_attention_causal, check_linear_attention_recurrent,
-    check_nadaraya_watson,
+    check_nadaraya_watson, check_prediction_first_output, check_prediction_gradient_decay,
 )
 from .weighted_averages import (
     check_mix_tokens, check_mix_tokens_batched, check_prediction_huge_scores,
@@ -28,7 +28,8 @@ from .masks_and_cross_attention import (
 )
 from .multi_head_attention import (
     check_merge_heads, check_merge_value_output, check_mha_module, check_mha_module_bias_mask,
-    check_multi_head_attention, check_multi_head_attention_masked, check_split_heads,
+    check_multi_head_attention, check_multi_head_attention_masked, check_prediction_params_h1,
+    check_prediction_params_h8, check_split_heads,
 )
 from .query_key_value import (
     check_attend, check_attend_sharp, check_prediction_dot_winner, check_prediction_score_variance,
@@ -42,13 +43,15 @@ from .self_attention import (
 from .efficient_attention import (
     check_merge_softmax_stats, check_merge_softmax_stats_empty, check_online_softmax_update,
     check_online_softmax_update_masked, check_tiled_attention, check_tiled_attention_causal,
-    check_tiled_attention_memory, check_weights_from_logsumexp,
+    check_tiled_attention_memory, check_weights_from_logsumexp, check_prediction_causal_tiles,
+    check_prediction_score_memory_gib,
 )
 
 from .rnn_translation import (
     check_additive_attention, check_additive_attention_mask, check_alignment_accuracy,
     check_alignment_accuracy_batched, check_decoder_step, check_decoder_step_luong, check_greedy_decode,
     check_greedy_decode_eos, check_multiplicative_attention, check_multiplicative_attention_mask,
+    check_prediction_clitic_peak, check_prediction_decode_shape,
 )
 from .transformer import (
     check_decode_with_cache, check_decode_with_cache_positions, check_decoder_layer, check_decoder_layer_mask,
@@ -101,4 +104,9 @@ __all__ += [
     "check_decode_with_cache", "check_decode_with_cache_positions", "check_decoder_layer",
     "check_decoder_layer_mask", "check_encoder_layer", "check_encoder_layer_mask",
     "check_sinusoidal_positional_encoding", "check_sinusoidal_positional_encoding_odd",
+]
+__all__ += [  # predict, then run: notebooks 05-08
+    "check_prediction_params_h1", "check_prediction_params_h8", "check_prediction_gradient_decay",
+    "check_prediction_first_output", "check_prediction_clitic_peak", "check_prediction_decode_shape",
+    "check_prediction_score_memory_gib", "check_prediction_causal_tiles",
 ]

@@ -25,6 +25,7 @@ from .. import efficient as _ref
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 from ._memory import peak_of_call
 
 _STATS = ("m", "l", "acc")
@@ -739,3 +740,54 @@ def check_weights_from_logsumexp(weights_from_logsumexp, hidden: bool = False) -
               reference=_ref.weights_from_logsumexp, cases=_wl_cases(hidden), mistakes=LSE_MISTAKES,
               arg_names=("Q", "K", "logsumexp"), show_values=not hidden,
               passed="the weights of all the keys, and of one tile of them, are recomputed exactly")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+
+SCORE_MEMORY = Prediction(
+    "prediction_score_memory_gib", "number", 16.0,
+    "65536² = 2³² numbers of 4 bytes each (float32): 2³⁴ bytes = 16 GiB for one L x L matrix, "
+    "one head of one sequence. Q, K, V and the output together take 64 MiB, 256 times less.",
+    rtol=0.02,
+    wrong=(
+        WrongPrediction(4.0, "numbers counted, not bytes",
+                        "2³² numbers is 4 Gi *numbers*; each float32 takes 4 bytes."),
+        WrongPrediction(32.0, "8 bytes per number",
+                        "8 bytes is float64; float32 takes 4."),
+        WrongPrediction(0.015625, "L x d instead of L x L",
+                        "16 MiB is one (L, d) matrix such as Q; the scores are (L, L)."),
+    ),
+)
+
+
+def check_prediction_score_memory_gib(prediction_score_memory_gib, hidden: bool = False) -> None:
+    """Check the prediction of the memory of one 65536 x 65536 float32 matrix, in GiB."""
+    SCORE_MEMORY.check(prediction_score_memory_gib, hidden=hidden)
+
+
+CAUSAL_TILES = Prediction(
+    "prediction_causal_tiles", "number", 15,
+    "Query tile a (rows 8a to 8a + 7) needs the key tiles b <= a: the tile b = a crosses the "
+    "diagonal (masked inside), the tiles b < a lie below it (computed in full), the tiles b > a lie "
+    "above it (skipped). That is a + 1 tiles for a = 0, ..., 4: 1 + 2 + 3 + 4 + 5 = 15 of the "
+    "5 x 6 = 30 tiles. The sixth column of key tiles (keys 40 to 47) lies entirely above the "
+    "diagonal: no query of 0 to 39 may see those keys.",
+    wrong=(
+        WrongPrediction(30, "every tile is computed and masked",
+                        "A tile that lies entirely above the diagonal holds only masked scores: "
+                        "tiled attention skips it without reading its keys."),
+        WrongPrediction(10, "the tiles on the diagonal are skipped",
+                        "A tile on the diagonal holds keys j <= i for some of its queries (query 8a "
+                        "sees key 8a): it is computed, with the mask inside it."),
+        WrongPrediction(20, "half of the tiles plus the diagonal",
+                        "The grid is 5 x 6, not square: the last key tile is above the diagonal for "
+                        "every query tile. Count the tiles b <= a row by row."),
+    ),
+)
+
+
+def check_prediction_causal_tiles(prediction_causal_tiles, hidden: bool = False) -> None:
+    """Check the prediction of how many 8 x 8 tiles causal tiled attention computes for Lq=40, Lk=48."""
+    CAUSAL_TILES.check(prediction_causal_tiles, hidden=hidden)

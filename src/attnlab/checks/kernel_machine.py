@@ -19,6 +19,7 @@ from .. import kernels as _ref
 from .. import linearised_attention as _lin
 from ..averages import softmax
 from ._core import Case, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 
 # ---------------------------------------------------------------------------------------------
 # Wrong Gaussian kernels, shared by the mistakes below: (Lq,), (Lk,), sigma -> (Lq, Lk) scores.
@@ -792,5 +793,56 @@ __all__ = [
     "check_fit_bandwidth", "check_fit_bandwidth_candidates", "check_gaussian_attention_weights",
     "check_gaussian_attention_weights_stable", "check_kernel_ridge_fit", "check_kernel_ridge_predict",
     "check_linear_attention", "check_linear_attention_causal", "check_linear_attention_recurrent",
-    "check_nadaraya_watson",
+    "check_nadaraya_watson", "check_prediction_first_output", "check_prediction_gradient_decay",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+
+GRADIENT_DECAY = Prediction(
+    "prediction_gradient_decay", "choice", "like 1/L",
+    "One attention layer connects token 1 to position L directly, so nothing multiplies the signal "
+    "L - 1 times; but token 1 is one of L keys that share the softmax's weight, about 1/L each "
+    "for random inputs, so its influence thins like 1/L (the dotted line in the plot).",
+    options=("constant", "like 1/L", "exponentially"),
+    wrong=(
+        WrongPrediction("exponentially", "attention decays like a recurrence",
+                        "The exponential decay comes from passing the signal through L - 1 state "
+                        "updates, one Jacobian each; attention has a path of length 1 between any two "
+                        "tokens."),
+        WrongPrediction("constant", "a path of length 1 loses nothing",
+                        "The path is short, but the softmax normalises over all L keys: each key's "
+                        "weight, token 1's included, is about 1/L when no key stands out."),
+    ),
+)
+
+
+def check_prediction_gradient_decay(prediction_gradient_decay, hidden: bool = False) -> None:
+    """Check the prediction of how token 1's gradient at position L falls with L through attention."""
+    GRADIENT_DECAY.check(prediction_gradient_decay, hidden=hidden)
+
+
+FIRST_OUTPUT = Prediction(
+    "prediction_first_output", "choice", "v_0",
+    "Token 0 may attend to itself only: S_0 = φ(k_0) v_0ᵀ and z_0 = φ(k_0), so "
+    "out_0 = φ(q_0)ᵀφ(k_0) v_0 / φ(q_0)ᵀφ(k_0) = v_0 exactly, whatever φ, q_0 and k_0 are. One key "
+    "gets all the weight, as in causal softmax attention.",
+    options=("v_0", "zero", "the mean of all the values", "it depends on q_0 and k_0"),
+    wrong=(
+        WrongPrediction("zero", "no earlier token, nothing to read",
+                        "The prefix sums include the current token (j <= i): token 0 has written "
+                        "its own key and value before its query reads."),
+        WrongPrediction("the mean of all the values", "linear attention has no causal mask",
+                        "With causal=True the sums run over j <= i only; token 0 sees one value."),
+        WrongPrediction("it depends on q_0 and k_0", "the weights depend on the features",
+                        "They do, but with a single key the one weight is normalised to 1: the "
+                        "factor φ(q_0)ᵀφ(k_0) cancels between numerator and denominator."),
+    ),
+)
+
+
+def check_prediction_first_output(prediction_first_output, hidden: bool = False) -> None:
+    """Check the prediction of the first output of causal linear attention."""
+    FIRST_OUTPUT.check(prediction_first_output, hidden=hidden)

@@ -21,6 +21,7 @@ import numpy as np
 from .. import masks as _masks
 from .. import multi_head as _ref
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
@@ -556,3 +557,55 @@ def check_merge_value_output(merge_value_output, hidden: bool = False) -> None:
               reference=_ref.merge_value_output, cases=_mvo_cases(hidden),
               mistakes=MERGE_VALUE_OUTPUT_MISTAKES, arg_names=("W_v", "W_o", "num_heads"),
               show_values=not hidden, passed="one (D, D) matrix per head")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+
+_D, _PARAMS = 64, 4 * 64 * 64 + 4 * 64  # four (D, D) weights and four (D,) biases
+
+PARAMS_H1 = Prediction(
+    "prediction_params_h1", "number", _PARAMS,
+    f"The layer holds four D x D matrices (W_q, W_k, W_v, W_o) and, with bias=True, four biases "
+    f"of width D: 4 * 64² + 4 * 64 = {_PARAMS}.",
+    wrong=(
+        WrongPrediction(4 * _D * _D, "the biases forgotten",
+                        "With bias=True each of the four nn.Linear layers also has a bias of width D: "
+                        "4 * 64 more parameters."),
+        WrongPrediction(3 * _D * _D + 3 * _D, "no output projection",
+                        "Queries, keys and values are three projections, but the heads' concatenation "
+                        "is projected once more by W_o: four in all."),
+        WrongPrediction(_D * _D + _D, "one projection",
+                        "Queries, keys, values and the output each have their own D x D matrix."),
+    ),
+)
+
+
+def check_prediction_params_h1(prediction_params_h1, hidden: bool = False) -> None:
+    """Check the prediction of the parameter count of MultiHeadAttention(64, 1, bias=True)."""
+    PARAMS_H1.check(prediction_params_h1, hidden=hidden)
+
+
+PARAMS_H8 = Prediction(
+    "prediction_params_h8", "number", _PARAMS,
+    f"The same {_PARAMS} as with one head. More heads do not add matrices: the eight heads are "
+    "eight groups of Dh = 8 columns of the same four D x D matrices (head h uses the columns "
+    "h*Dh:(h+1)*Dh of W_q, W_k, W_v and the same rows of W_o). The number of heads changes how "
+    "the columns are grouped, not how many there are.",
+    wrong=(
+        WrongPrediction(8 * _PARAMS, "every head has its own D x D matrices",
+                        "A head does not project to the full width D; it owns only Dh = D / H columns "
+                        "of each matrix, so the eight heads together have exactly D columns."),
+        WrongPrediction(_PARAMS // 8, "the parameters are shared out among the heads",
+                        "Each head uses 1/8 of the columns, but there are eight heads: together they "
+                        "use every column, so nothing is divided."),
+        WrongPrediction(4 * _D * 8 + 4 * _D, "one head's matrices (D x Dh) only",
+                        "That is the share of one head; the layer holds all eight heads' columns."),
+    ),
+)
+
+
+def check_prediction_params_h8(prediction_params_h8, hidden: bool = False) -> None:
+    """Check the prediction of the parameter count of MultiHeadAttention(64, 8, bias=True)."""
+    PARAMS_H8.check(prediction_params_h8, hidden=hidden)

@@ -20,6 +20,7 @@ import numpy as np
 from ..masks import masked_softmax as _masked_softmax
 from ..translation_metrics import alignment_accuracy as _alignment_accuracy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, materialise, run_eval, weight_shape
 
 
@@ -817,3 +818,55 @@ def check_alignment_accuracy_batched(alignment_accuracy, hidden: bool = False) -
     run_check(alignment_accuracy, exercise="alignment_accuracy", reference=_alignment_accuracy,
               cases=_aa_batched_cases(hidden), mistakes=AA_MISTAKES, arg_names=("weights", "gold"),
               show_values=not hidden, passed="hits counted over the whole batch")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+
+CLITIC_PEAK = Prediction(
+    "prediction_clitic_peak", "choice", "love",
+    "The full-size Bahdanau model writes t' with 96% of its weight on \"love\" and 4% on \"you\". "
+    "The keys are bidirectional GRU states, not words: the backward GRU reaches \"love\" after it "
+    "has read \"you\", so the state at \"love\" knows the object is \"you\" (and not \"him\"), and "
+    "the verb is what the decoder must write next. Nothing in training rewards looking at the "
+    "gold word itself.",
+    options=("I", "love", "you"),
+    wrong=(
+        WrongPrediction("you", "attention follows the gold alignment",
+                        "t' translates \"you\", but the model was never shown an alignment; it looks "
+                        "wherever the encoder state holds what it needs, and the state at \"love\" "
+                        "has read \"you\" too."),
+        WrongPrediction("I", "attention lags one step behind",
+                        "The query is the new state s_t, which has already read the previous word "
+                        "\"je\"; the model has moved on from \"I\"."),
+    ),
+)
+
+
+def check_prediction_clitic_peak(prediction_clitic_peak, hidden: bool = False) -> None:
+    """Check the prediction of the source word the Bahdanau model's t' attends to most."""
+    CLITIC_PEAK.check(prediction_clitic_peak, hidden=hidden)
+
+
+DECODE_SHAPE = Prediction(
+    "prediction_decode_shape", "shape", (3, 26),
+    "One row per sentence, one column per step taken. Decoding stops when the *last* sentence "
+    "has produced <eos>: the longest translation has 25 words, then its <eos> step, so 26 steps; "
+    "the two shorter rows end in <eos> followed by <pad>.",
+    wrong=(
+        WrongPrediction((3, 60), "decoding always takes max_len steps",
+                        "max_len is only the limit: the loop stops as soon as every sentence has "
+                        "produced <eos>."),
+        WrongPrediction((3, 25), "the <eos> step is not counted",
+                        "<eos> is kept in tokens: the step that produces it is a column too."),
+        WrongPrediction((3, 6), "decoding stops when the first sentence ends",
+                        "A finished sentence is padded while the others go on; the batch stops when "
+                        "all are finished."),
+    ),
+)
+
+
+def check_prediction_decode_shape(prediction_decode_shape, hidden: bool = False) -> None:
+    """Check the prediction of the shape of greedy_decode's tokens for three test sentences."""
+    DECODE_SHAPE.check(prediction_decode_shape, hidden=hidden)
