@@ -17,6 +17,7 @@ from functools import partial
 import numpy as np
 
 from ..positional import sinusoidal_positional_encoding as _pe_reference
+from ._modules import run_eval
 from ._core import Case, Mistake, case_seed, run_check
 from .rnn_translation import (
     STRUCTURE_MISTAKES, LayerMissing, LayerShape, NotApplicable, _fill, _lengths_mask, _require_layer,
@@ -201,8 +202,7 @@ def invoke_encoder_layer(cls, spec: LayerSpec, X, mask=None):
     _require_parts(module, spec, call)
     module = module.double().eval()
     spec.load_into(module)
-    with torch.no_grad():
-        return module(_t(X), _t(mask))
+    return run_eval(module, lambda m: m(_t(X), _t(mask)), "TransformerEncoderLayer")
 
 
 def invoke_decoder_layer(cls, spec: LayerSpec, X, memory, memory_mask=None):
@@ -215,8 +215,7 @@ def invoke_decoder_layer(cls, spec: LayerSpec, X, memory, memory_mask=None):
     _require_parts(module, spec, call)
     module = module.double().eval()
     spec.load_into(module)
-    with torch.no_grad():
-        return module(_t(X), _t(memory), _t(memory_mask))
+    return run_eval(module, lambda m: m(_t(X), _t(memory), _t(memory_mask)), "TransformerDecoderLayer")
 
 
 def _ffn(m, h, relu=True):
