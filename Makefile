@@ -18,7 +18,7 @@ LAB_ARGS = --config=deploy/learner_lab_config.py --no-browser --ip=127.0.0.1 --p
 # pin; where the index is unreachable, tools/install.py says so and falls back to it.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: help bootstrap lab test test-busy release grade bench checkpoints clean-grading site handouts
+.PHONY: hub-proxy help bootstrap lab test test-busy release grade bench checkpoints clean-grading site handouts
 
 help:
 	@echo "make lab      start JupyterLab on notebooks/ (installs .venv first)"
@@ -39,10 +39,21 @@ $(STAMP): requirements.txt pyproject.toml tools/install.py
 
 bootstrap: $(STAMP)
 
+# JupyterHub's proxy, from the npm registry, into .venv/node (deploy/jupyterhub_config.py and
+# tests/test_jupyterhub.py use it). Without npm, the hub test skips and says why.
+CHP_VERSION ?= 5.3.0
+PROXY := $(VENV)/node/node_modules/.bin/configurable-http-proxy
+$(PROXY):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --silent --no-audit --no-fund --prefix $(VENV)/node configurable-http-proxy@$(CHP_VERSION) \
+	  || echo "note: npm could not install configurable-http-proxy; the JupyterHub test will skip"; \
+	else echo "note: npm not found: configurable-http-proxy not installed; the JupyterHub test will skip"; fi
+hub-proxy: $(PROXY)
+
 lab: bootstrap
 	$(VENV)/bin/jupyter lab $(LAB_ARGS) $(ROOT_FLAG)
 
-test: bootstrap
+test: bootstrap hub-proxy
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 # The suite must pass, in about the same time, when the machine is not idle (a laptop, a shared

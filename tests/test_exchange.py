@@ -99,7 +99,7 @@ def test_exchange_cycle_with_learners_as_other_users(tmp_path):
             home.mkdir()
             os.chown(home, user.pw_uid, user.pw_gid)
             # the learner's own nbgrader configuration (what deploy/ installs for every learner)
-            shutil.copy(ck.ROOT / "deploy" / "learner_nbgrader_config.py", home / "nbgrader_config.py")
+            shutil.copy(ck.ROOT / "deploy" / "learner" / "nbgrader_config.py", home / "nbgrader_config.py")
             homes[name] = home
 
         _instructor(course, exchange, "release_assignment", ASSIGNMENT, "--force")

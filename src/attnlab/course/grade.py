@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -62,23 +61,27 @@ def _in_gradebook(db_url: str, assignment: str) -> bool:
 
 
 class Progress:
+    """One line per graded submission under a tqdm bar (on a terminal), or plain lines (in logs)."""
+
     def __init__(self, total: int, stream=sys.stderr) -> None:
-        self.total, self.done, self.stream = total, 0, stream
-        self.start = time.perf_counter()
-        self.tty = stream.isatty()
+        from tqdm import tqdm
+
+        self.stream, self.done, self.total = stream, 0, total
+        self.bar = tqdm(total=total, file=stream, unit="submission", dynamic_ncols=True,
+                        disable=not stream.isatty())
 
     def step(self, result: Result) -> None:
+        line = (f"{result.student}/{result.assignment}: {result.status} "
+                f"{result.score:g}/{result.max_score:g} ({result.seconds:.1f} s)")
         self.done += 1
-        width = 30
-        filled = int(width * self.done / max(self.total, 1))
-        bar = "#" * filled + "-" * (width - filled)
-        line = (f"[{bar}] {self.done}/{self.total}  {result.student}/{result.assignment}: "
-                f"{result.status} {result.score:g}/{result.max_score:g} ({result.seconds:.1f} s)")
-        if self.tty:
-            self.stream.write("\r\033[K" + line + ("\n" if self.done == self.total else ""))
+        if self.bar.disable:
+            self.stream.write(f"{self.done}/{self.total}  {line}\n")
+            self.stream.flush()
         else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
+            self.bar.write(line, file=self.stream)
+            self.bar.update(1)
+        if self.done >= self.total:
+            self.bar.close()
 
 
 def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grades.csv", jobs: int = 1,

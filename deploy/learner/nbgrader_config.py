@@ -1,8 +1,8 @@
 """nbgrader configuration for a learner of the attnlab course (fetch, submit, fetch feedback).
 
-Install it where the learner's nbgrader finds it: on JupyterHub, once for every learner in
-/etc/jupyter/nbgrader_config.py (deploy/jupyterhub_config.py does); on one machine, in
-~/.jupyter/nbgrader_config.py or in the folder the learner runs nbgrader from.
+nbgrader finds it in any folder of JUPYTER_CONFIG_PATH: deploy/jupyterhub_config.py puts this
+folder there for every learner's server; on one machine, copy it to ~/.jupyter/ or to the folder
+the learner runs nbgrader from.
 """
 import os
 
