@@ -467,3 +467,45 @@ def test_checkpoints_match_the_readme(evaluated):
         assert r["long"]["bleu"] == pytest.approx(long_bleu, abs=0.051), kind
         row = f"| {tr.LABELS[kind]} | {bleu:.1f} | {exact:.1f}% |"
         assert row in readme, f"README does not state {row!r}"
+
+
+# ---------------------------------------------------------------------------------------------
+# A sentence the learner types (notebook 07), and the training budget
+
+def test_parse_sentence_matches_the_vocabulary_spelling():
+    assert tr.parse_sentence("The small cat does not see you.") == (
+        "the", "small", "cat", "does", "not", "see", "you")
+    assert tr.parse_sentence("i love you!") == ("I", "love", "you")
+
+
+@pytest.mark.parametrize("sentence,named", [
+    ("the dgo eats an aple", ("'dgo'", "'dog'", "'aple'", "'apple'", "2 unknown")),
+    ("hello <pad> world", ("'hello'", "'<pad>'", "'world'", "source_words()")),
+    ("", ("at least one word",)),
+    ("  , . ", ("at least one word",)),
+    (["I", "love", "you"], ("expected a string", "list")),
+])
+def test_parse_sentence_names_what_is_wrong(sentence, named):
+    with pytest.raises(ValueError) as info:
+        tr.parse_sentence(sentence)
+    message = str(info.value)
+    assert message.startswith("sentence: expected")
+    for piece in named:
+        assert piece in message, f"{piece!r} not in {message!r}"
+
+
+def test_translate_words_gives_the_words_and_one_row_of_weights_per_step():
+    model = tr.load_pretrained("additive")
+    words, weights = tr.translate_words(model, tr.parse_sentence("I love you"))
+    assert words == list(toylang.EXAMPLES["I love you"].tgt)
+    assert weights.shape == (len(words) + 1, 3)  # the output words, then <eos>
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-5)
+
+
+def test_training_stops_at_its_time_budget_and_records_the_last_loss():
+    data = tr.splits(n_train=200, n_valid=10, n_test=10)
+    config = tr.TrainConfig(attention="none", epochs=100, max_steps=10_000, max_seconds=0.0,
+                            log_every=50, emb_dim=8, enc_hidden=8, dec_hidden=16, attn_hidden=8)
+    _, history = tr.train(config, data, progress=True)
+    assert history.steps_done == 1  # the budget is checked after every step
+    assert history.steps == [1] and len(history.losses) == 1
