@@ -21,8 +21,9 @@ array ``exp`` when, entry by entry::
   size 1e4 and on values of size 1e-2 are judged alike. ``rtol = 1e-5``, ``atol = 1e-9`` by
   default (a check may loosen them, never tighten them below the defaults).
 * ``f32`` is how far the reference itself moves when its floating inputs are rounded to
-  float32: the difference that computing in float32 cannot avoid (large for logits of 1e4,
-  ill-conditioned solves). ``F32_FACTOR = 16`` times it is allowed, capped at ``F32_CAP = 1e-2``
+  float32 and nudged by 2 float32 ulps of the case's largest input (standing in for the
+  rounding of intermediate results, which combine all the inputs): the difference that computing in float32 cannot avoid (large for
+  logits of 1e4, scores of 1e3, ill-conditioned solves). ``F32_FACTOR = 16`` times it is allowed, capped at ``F32_CAP = 1e-2``
   of the scale so that a discrete answer (an argmin) that flips under rounding never opens the
   tolerance wide.
 
@@ -384,25 +385,45 @@ def call(fn: Any, case: Case, invoke: Callable[..., Any] | None = None) -> Outco
     return Outcome(value=value, mutated=mutated)
 
 
-def _rounded(x: Any) -> Any:
-    """``x`` with every floating array (and float) rounded to float32 and back."""
-    if isinstance(x, np.ndarray) and np.issubdtype(x.dtype, np.floating):
-        return x.astype(np.float32).astype(x.dtype)
-    if isinstance(x, float):
-        return float(np.float32(x))
-    if isinstance(x, tuple):
-        return tuple(_rounded(v) for v in x)
-    if isinstance(x, list):
-        return [_rounded(v) for v in x]
+_NUDGE = 2.0 ** -22  # 2 float32 ulps of the largest input: the rounding of intermediate results
+
+
+def _largest(x: Any) -> float:
+    if isinstance(x, np.ndarray) and np.issubdtype(x.dtype, np.floating) and x.size:
+        finite = np.abs(x[np.isfinite(x)])
+        return float(finite.max()) if finite.size else 0.0
+    if isinstance(x, float) and np.isfinite(x):
+        return abs(x)
+    if isinstance(x, (tuple, list)):
+        return max((_largest(v) for v in x), default=0.0)
     if isinstance(x, dict):
-        return {k: _rounded(v) for k, v in x.items()}
+        return max((_largest(v) for v in x.values()), default=0.0)
+    return 0.0
+
+
+def _rounded(x: Any, rng: np.random.Generator, step: float) -> Any:
+    """``x`` with every floating array (and float) rounded to float32 and nudged by ``step``
+    in random directions."""
+    if isinstance(x, np.ndarray) and np.issubdtype(x.dtype, np.floating):
+        nudge = step * rng.choice([-1.0, 1.0], size=x.shape)
+        return (x.astype(np.float32).astype(x.dtype) + nudge).astype(x.dtype)
+    if isinstance(x, float):
+        return float(np.float32(x)) + step * float(rng.choice([-1.0, 1.0]))
+    if isinstance(x, tuple):
+        return tuple(_rounded(v, rng, step) for v in x)
+    if isinstance(x, list):
+        return [_rounded(v, rng, step) for v in x]
+    if isinstance(x, dict):
+        return {k: _rounded(v, rng, step) for k, v in x.items()}
     return x
 
 
 def float32_sensitivity(reference: Callable[..., Any], case: Case, ref: Outcome) -> list[float]:
     """How far the reference moves when its floating inputs are rounded to float32: one number
     per output item (one for a plain array)."""
-    rounded = Case(_rounded(case.args), _rounded(case.kwargs), case.why)
+    rng = np.random.default_rng(0)
+    step = _NUDGE * max(_largest(case.args), _largest(case.kwargs))  # float32 intermediates
+    rounded = Case(_rounded(case.args, rng, step), _rounded(case.kwargs, rng, step), case.why)
     other = call(reference, rounded)
     items = ref.value if isinstance(ref.value, tuple) else (ref.value,)
     theirs = other.value if isinstance(other.value, tuple) else (other.value,)

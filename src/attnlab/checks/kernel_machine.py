@@ -526,14 +526,18 @@ def elu_plus_one(X):
 
 class RandomFeatureMap:
     """Positive random features with fixed directions, as a picklable callable (the trusted
-    grader sends check inputs to another process)."""
+    grader sends check inputs to another process). Scaled by 10 (linear attention does not
+    change when phi is scaled) so that every normaliser phi(q).sum phi(k) is >= 1, as the
+    tolerance policy assumes: an epsilon of 1e-6 added to it then stays within tolerance."""
+
+    SCALE = 10.0
 
     def __init__(self, Dk: int, M: int, seed: int) -> None:
         self.W = np.random.default_rng(seed).normal(size=(Dk, M))  # (Dk, M)
         self.__name__ = f"positive_random_features_M{M}"
 
     def __call__(self, X):
-        return _lin.positive_random_features(X, self.W)  # (..., L, Dk) -> (..., L, M)
+        return self.SCALE * _lin.positive_random_features(X, self.W)  # (..., L, Dk) -> (..., L, M)
 
 
 def _random_feature_map(Dk: int, M: int, seed: int) -> RandomFeatureMap:

@@ -552,7 +552,7 @@ def _sd_batched_cases(hidden: bool) -> list[Case]:
 
 def _sd_mask_cases(hidden: bool) -> list[Case]:
     rng = case_rng(223 if hidden else 63, hidden)
-    shapes = [((), 5, 4, 3, 2), ((3,), 3, 6, 2, 4)] if hidden else [((), 4, 5, 3, 2), ((2,), 3, 4, 5, 3)]
+    shapes = [((), 5, 4, 3, 2), ((3,), 3, 6, 2, 5)] if hidden else [((), 4, 5, 3, 2), ((2,), 3, 4, 5, 3)]
     cases = []
     for b, Lq, Lk, Dk, Dv in shapes:
         Q, K, V = _qkv(rng, b, Lq, Lk, Dk, Dv)
@@ -563,7 +563,7 @@ def _sd_mask_cases(hidden: bool) -> list[Case]:
 
 def _sd_fully_masked_cases(hidden: bool) -> list[Case]:
     rng = case_rng(224 if hidden else 64, hidden)
-    shapes = [((2,), 4, 3, 5, 2), ((), 3, 6, 2, 4)] if hidden else [((), 4, 5, 3, 2), ((2,), 3, 4, 2, 5)]
+    shapes = [((2,), 4, 3, 5, 2), ((), 3, 6, 2, 5)] if hidden else [((), 4, 5, 3, 2), ((2,), 3, 5, 2, 6)]
     cases = []
     for b, Lq, Lk, Dk, Dv in shapes:
         Q, K, V = _qkv(rng, b, Lq, Lk, Dk, Dv)
