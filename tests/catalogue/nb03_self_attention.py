@@ -192,4 +192,18 @@ def absorb_bias(W, b):
     Wrong("SelfAttention", _module(INIT, '''        Q, K, V = X @ self.W_q.weight, X @ self.W_k.weight, X @ self.W_v.weight
         A = at.masked_softmax(Q @ K.transpose(-1, -2) / math.sqrt(self.d_k), mask)
         return A @ V, A'''), fails=MODULE, message="`X @ self.W_q.weight` without the transpose"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_parameter_count", "prediction_parameter_count = 4 * 3 * 300 * 100\n",
+          fails=("test_predict_parameter_count",), message="one set of weights per word"),
+    Wrong("predict_parameter_count", "prediction_parameter_count = 300 * 100\n",
+          fails=("test_predict_parameter_count",), message="one projection instead of three"),
+    Wrong("predict_parameter_count", "prediction_parameter_count = 2 * 300 * 100\n",
+          fails=("test_predict_parameter_count",), message="queries and keys only"),
+    Wrong("predict_dog_output", 'prediction_dog_output = "Different"\n',
+          fails=("test_predict_dog_output",), message="word order changes the meaning"),
+    Wrong("predict_dog_output", 'prediction_dog_output = "depend on the weights"\n',
+          fails=("test_predict_dog_output",), message="equal only for special weights"),
+    Wrong("predict_dog_output", 'prediction_dog_output = "same"\n',
+          fails=("test_predict_dog_output",), message="expected one of 'the same'"),
 ]

@@ -37,8 +37,8 @@ from .query_key_value import (
     check_sdpa_batched, check_sdpa_fully_masked, check_sdpa_mask,
 )
 from .self_attention import (
-    check_absorb_bias, check_append_ones, check_append_ones_batched, check_self_attention,
-    check_self_attention_batched, check_self_attention_module, check_self_attention_module_mask,
+    check_absorb_bias, check_append_ones, check_append_ones_batched, check_prediction_dog_output,
+    check_prediction_parameter_count, check_self_attention, check_self_attention_batched, check_self_attention_module, check_self_attention_module_mask,
 )
 from .efficient_attention import (
     check_merge_softmax_stats, check_merge_softmax_stats_empty, check_online_softmax_update,
@@ -75,6 +75,7 @@ __all__ += [
 __all__ += [
     "check_absorb_bias", "check_append_ones", "check_append_ones_batched", "check_self_attention",
     "check_self_attention_batched", "check_self_attention_module", "check_self_attention_module_mask",
+    "check_prediction_dog_output", "check_prediction_parameter_count",
 ]
 __all__ += [
     "check_causal_mask", "check_cross_attention", "check_cross_attention_masked", "check_masked_softmax",

@@ -17,6 +17,7 @@ from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ..masks import masked_softmax as _masked_softmax
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
@@ -622,3 +623,55 @@ def check_self_attention_module_mask(SelfAttention, hidden: bool = False) -> Non
               cases=_m_mask_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=_MODULE_ARGS,
               outputs=("Z", "A"), show_values=not hidden, invoke=invoke_module,
               passed="forward with a mask matches the reference")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+PARAMETER_COUNT = Prediction(
+    "prediction_parameter_count", "number", 90_000,
+    "W_q and W_k are (D, Dk) = (300, 100) and W_v is (D, Dv) = (300, 100): 3 x 300 x 100 = 90,000 "
+    "numbers. The sentence length L appears nowhere: the same weights serve a sentence of any "
+    "length.",
+    wrong=(
+        WrongPrediction(360_000, "one set of weights per word",
+                        "The weights are shared by every token: Q = X W_q applies the same W_q to "
+                        "every row of X, so the count does not grow with L = 4."),
+        WrongPrediction(30_000, "one projection instead of three",
+                        "There are three maps, for queries, keys and values, each 300 x 100."),
+        WrongPrediction(60_000, "queries and keys only",
+                        "The values have their own map W_v, (300, 100), as well."),
+        WrongPrediction(90_016, "the attention matrix counted as parameters",
+                        "A = softmax(Q Kᵀ / √Dk) is computed from the input for every sentence; it "
+                        "is not learned, so its L x L = 16 entries are not parameters."),
+    ),
+)
+
+
+def check_prediction_parameter_count(prediction_parameter_count, hidden: bool = False) -> None:
+    """Check the prediction of the number of parameters of the worked example's layer."""
+    PARAMETER_COUNT.check(prediction_parameter_count, hidden=hidden)
+
+
+DOG_OUTPUT = Prediction(
+    "prediction_dog_output", "choice", "the same",
+    "Self-attention is permutation-equivariant: reordering the tokens reorders the scores' rows "
+    "and columns together, and the row-wise softmax and the weighted average do not care about "
+    "order, so each token's output depends on which tokens are present, never on where they are. "
+    "'dog' gets exactly the same vector in both sentences, for every choice of W_q, W_k and W_v.",
+    options=("the same", "different", "depend on the weights"),
+    wrong=(
+        WrongPrediction("different", "word order changes the meaning, so the output changes",
+                        "It changes the meaning for us, but the layer has no input that says where "
+                        "a word is: it sees the same set of three vectors, merely listed in "
+                        "another order."),
+        WrongPrediction("depend on the weights", "equal only for special weights",
+                        "The argument S' = P S Pᵀ, A' = P A Pᵀ, Z' = P Z uses no property of the "
+                        "weights: it holds for all of them."),
+    ),
+)
+
+
+def check_prediction_dog_output(prediction_dog_output, hidden: bool = False) -> None:
+    """Check the prediction of whether 'dog' gets the same output in both word orders."""
+    DOG_OUTPUT.check(prediction_dog_output, hidden=hidden)
