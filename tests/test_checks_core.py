@@ -170,7 +170,7 @@ def test_every_catalogued_mistake_has_a_principle_without_code():
     missing, coded = [], []
     for name in ("weighted_averages", "query_key_value", "self_attention", "masks_and_cross_attention",
                  "multi_head_attention", "kernel_machine", "rnn_translation", "efficient_attention",
-                 "transformer"):
+                 "transformer", "images"):
         module = importlib.import_module(f"attnlab.checks.{name}")
         for value in vars(module).values():
             if isinstance(value, list) and value and all(isinstance(m, Mistake) for m in value):

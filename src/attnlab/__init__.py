@@ -22,6 +22,11 @@ from .linearised_attention import (
 from .efficient import merge_softmax_stats, online_softmax_update, tiled_attention, weights_from_logsumexp
 from .translation_metrics import alignment_accuracy, corpus_bleu, exact_match
 from .positional import sinusoidal_positional_encoding
+from .images import (
+    attention_cost, channel_attention, image_to_tokens, patchify, positional_encoding_2d,
+    spatial_self_attention, tokens_to_image,
+)
+from .shapes import corner_shapes, shape_mask
 
 __version__ = "0.1.0"
 
@@ -38,3 +43,5 @@ __all__ += ["elu_feature_map", "fit_bandwidth", "gaussian_attention_weights", "g
 __all__ += ["merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]
 __all__ += ["alignment_accuracy", "corpus_bleu", "exact_match"]
 __all__ += ["sinusoidal_positional_encoding"]
+__all__ += ["attention_cost", "channel_attention", "corner_shapes", "image_to_tokens", "patchify",
+            "positional_encoding_2d", "shape_mask", "spatial_self_attention", "tokens_to_image"]

@@ -58,6 +58,10 @@ from .transformer import (
     check_encoder_layer, check_encoder_layer_mask, check_sinusoidal_positional_encoding,
     check_sinusoidal_positional_encoding_odd,
 )
+from .images import (
+    check_channel_attention, check_image_to_tokens, check_patchify, check_positional_encoding_2d,
+    check_spatial_self_attention, check_spatial_self_attention_batched, check_tokens_to_image,
+)
 
 __all__ = [
     "Case", "CheckFailure", "CheckRaised", "CheckSpec", "Mistake", "Outcome", "SpecRecorded", "SpecRecorder",
@@ -110,4 +114,8 @@ __all__ += [  # predict, then run: notebooks 05-08
     "check_prediction_params_h1", "check_prediction_params_h8", "check_prediction_gradient_decay",
     "check_prediction_first_output", "check_prediction_clitic_peak", "check_prediction_decode_shape",
     "check_prediction_score_memory_gib", "check_prediction_causal_tiles",
+]
+__all__ += [
+    "check_channel_attention", "check_image_to_tokens", "check_patchify", "check_positional_encoding_2d",
+    "check_spatial_self_attention", "check_spatial_self_attention_batched", "check_tokens_to_image",
 ]

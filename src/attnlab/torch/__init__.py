@@ -26,6 +26,11 @@ from .transformer import (
     PostNormEncoderLayer, TransformerDecoderLayer, TransformerEncoderLayer, TransformerSeq2Seq,
     decode_by_recomputation, decode_with_cache, sinusoidal_positional_encoding,
 )
+from .images import (
+    ChannelAttention, CornerNet, SpatialSelfAttention, accuracy, channel_attention, count_parameters,
+    image_to_tokens, patchify, positional_encoding_2d, spatial_self_attention, tokens_to_image,
+    train_classifier,
+)
 
 __all__ = [
     "additive_score", "attend", "causal_mask", "cosine_score", "dot_score", "general_score",
@@ -43,3 +48,6 @@ __all__ += ["AdditiveAttention", "AttentionDecoder", "Encoder", "MultiplicativeA
             "Seq2Seq", "alignment_accuracy", "greedy_decode"]
 __all__ += ["PostNormEncoderLayer", "TransformerDecoderLayer", "TransformerEncoderLayer", "TransformerSeq2Seq",
             "decode_by_recomputation", "decode_with_cache", "sinusoidal_positional_encoding"]
+__all__ += ["ChannelAttention", "CornerNet", "SpatialSelfAttention", "accuracy", "channel_attention",
+            "count_parameters", "image_to_tokens", "patchify", "positional_encoding_2d",
+            "spatial_self_attention", "tokens_to_image", "train_classifier"]
