@@ -17,6 +17,14 @@ c = get_config()  # noqa: F821 (provided by traitlets when it loads this file)
 
 ROOT = os.environ.get("ATTNLAB_COURSE_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The course secret: the hidden tests' inputs derive from it (attnlab.course.secret). Set
+# ATTNLAB_COURSE_SECRET, or keep it in autograde/course_secret (gitignored; `make release`
+# creates it on first use). Without it the hidden tests use public inputs.
+from attnlab.course.secret import read as _read_secret  # noqa: E402
+
+if _read_secret(__import__("pathlib").Path(ROOT)):
+    os.environ.setdefault("ATTNLAB_COURSE_SECRET", _read_secret(__import__("pathlib").Path(ROOT)))
+
 c.CourseDirectory.root = ROOT
 c.CourseDirectory.course_id = "attnlab"
 c.CourseDirectory.source_directory = "solutions"

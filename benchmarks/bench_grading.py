@@ -6,7 +6,9 @@ Prints:
 1. the adversarial corpus plus N correct submissions graded with --jobs 2 (target <= 10 min);
 2. per-notebook time of `attnlab-course grade --jobs 1` against plain `nbgrader autograde` on
    the same N correct submissions (target: ratio <= 1.5);
-3. `--jobs 2` against `--jobs 1` on the same N submissions (target: speed-up >= 1.6).
+3. `--jobs 2` against `--jobs 1` on the same N submissions (target: speed-up >= 1.6);
+4. the cost of the bubblewrap boundary per submission: `--jobs 1` under bubblewrap against the
+   same run with `ATTNLAB_ISOLATION=guard` (where bubblewrap is available).
 """
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ def _course(tmp: Path, name: str, assignment: str, n: int) -> Path:
     return course
 
 
-def _grade(course: Path, *args: str) -> None:
-    proc = ck.course_command(course, "grade", "--no-feedback", *args)
+def _grade(course: Path, *args: str, env: dict | None = None) -> None:
+    proc = ck.course_command(course, "grade", "--no-feedback", *args, env=env)
     if proc.returncode != 0:
         raise SystemExit(proc.stdout + proc.stderr)
 
@@ -90,6 +92,16 @@ def main() -> int:
         print(f"  attnlab-course --jobs 2  : {t_two:7.1f} s")
         print(f"  overhead ratio (ours / nbgrader): {ratio:.2f}  (target <= 1.5) {'ok' if ratio <= 1.5 else 'MISSED'}")
         print(f"  speed-up --jobs 2 / --jobs 1:    {speedup:.2f}  (target >= 1.6) {'ok' if speedup >= 1.6 else 'MISSED'}")
+        from attnlab.course import boundary
+
+        if boundary.probe().isolated:
+            guard = _course(tmp, "guard1", args.assignment, args.n)
+            t_guard = _timed(lambda: _grade(guard, "--jobs", "1", env={"ATTNLAB_ISOLATION": "guard"}))
+            print(f"  attnlab-course --jobs 1, no bubblewrap (ATTNLAB_ISOLATION=guard): {t_guard:7.1f} s")
+            print(f"  cost of the bubblewrap boundary: {(t_one - t_guard) / args.n * 1000:+.0f} ms per submission "
+                  f"({t_one / t_guard:.2f}x)")
+        else:
+            print(f"  bubblewrap not available here ({boundary.probe().why}): no boundary cost measured")
         print(f"  (cores: {os.cpu_count()})")
         shutil.rmtree(tmp, ignore_errors=True)
     return 0 if ok else 1

@@ -31,6 +31,12 @@ class Attack:
     full: tuple[str, ...] = ()          # exercises that must keep full marks
     note: str = ""
     duedate: str | None = None
+    guard_status: str | None = None     # the status without the OS boundary, where it differs
+    modes: tuple[str, ...] = ("bwrap", "guard")   # where the attack is graded (native code: bwrap only)
+    student: str = ""                   # the student id (default: x_<name>)
+
+    def expected(self, mode: str) -> str:
+        return self.guard_status if mode == "guard" and self.guard_status else self.status
 
 
 def _student_nb(replace: dict[str, str] | None = None) -> dict:
@@ -134,9 +140,9 @@ def attacks() -> list[Attack]:
                                        "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()", at=8),
                full=BLANK))
     add(Attack("late", "late", lambda c, f: _late(f), full=BLANK, duedate="2026-01-01 00:00:00 UTC"))
-    add(Attack("fork_bomb", "tampering detected",
+    add(Attack("fork_bomb", "graded",
                lambda c, f: _with_cell(_student_nb(), "import os\nfor _ in range(64):\n    os.fork()\n"),
-               full=BLANK))
+               full=BLANK, note="contained by the task limit (or refused without the boundary): a note"))
 
     # --- more ways to cheat ------------------------------------------------------------------
     add(Attack("patched_checks", "tampering detected",
@@ -174,7 +180,298 @@ def attacks() -> list[Attack]:
                    "    try:\n        shutil.rmtree(target)\n    except NotADirectoryError:\n        target.unlink()\n"
                    "open(root / 'autograde' / 'grades.csv', 'w').write('pwned')\n")),
                full=BLANK))
+    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work())
     return A
+
+
+# --- escapes from the sandbox (issue 11) ------------------------------------------------------
+
+MARKER = "attnlab-escape-marker-7f3a"
+
+
+def _nb_path(course: Path, student: str = "correct00") -> Path:
+    return course / "autograde" / "submitted" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+
+
+def _source_path(course: Path) -> Path:
+    return course / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+
+
+def _last(nb: dict, source: str) -> dict:
+    return _with_cell(nb, source, at=len(nb["cells"]))
+
+
+def escapes() -> list[Attack]:
+    A = []
+    add = A.append
+    add(Attack("dir_fd", "graded", lambda c, f: _last(_student_nb(), (
+        "import os\n"
+        "try:\n"
+        "    root = os.open('/', os.O_RDONLY)\n"
+        f"    print(os.read(os.open({str(_source_path(c)).lstrip('/')!r}, os.O_RDONLY, dir_fd=root), 300))\n"
+        f"    os.write(os.open({str(_nb_path(c)).lstrip('/')!r}, os.O_WRONLY | os.O_TRUNC, dir_fd=root), b'{{}}')\n"
+        "except OSError as exc:\n"
+        "    print('blocked:', exc)\n")), full=BLANK,
+        note="relative to a directory descriptor: the course is not there (or the folder is refused)"))
+    add(Attack("fork_exec_new_session", "tampering detected", lambda c, f: _last(_student_nb(), (
+        "import os, subprocess\n"
+        f"cmd = b'sleep 120; echo pwned > {c / 'autograde' / 'grades.csv'} # {MARKER}'\n"
+        "r, w = os.pipe()\n"
+        "try:\n"
+        "    subprocess._fork_exec([b'/bin/sh', b'-c', cmd], [b'/bin/sh'], True, (w,), None, None,\n"
+        "                          -1, -1, -1, -1, -1, -1, r, w, True, True, -1, None, None, None, -1, None, False)\n"
+        "except Exception as exc:\n"
+        "    print('blocked:', exc)\n")), full=BLANK,
+        note="the private fork_exec: nothing outlives the sandbox, nothing in the course changes"))
+    add(Attack("gc_disables_guard", "tampering detected", lambda c, f: _last(_blank_nb(), (
+        "import gc\n"
+        "for o in gc.get_objects():\n"
+        "    if callable(o) and getattr(o, '__name__', '') == 'hook' and getattr(o, '__closure__', None):\n"
+        "        for cell in o.__closure__:\n"
+        "            try:\n"
+        "                if isinstance(cell.cell_contents, (set, frozenset, tuple)):\n"
+        "                    cell.cell_contents = type(cell.cell_contents)()\n"
+        "            except Exception:\n"
+        "                pass\n"
+        "try:\n"
+        f"    print(open({str(_source_path(c))!r}).read()[:300])\n"
+        "except OSError as exc:\n"
+        "    print('blocked:', exc)\n")), zero=BLANK))
+    add(Attack("shadow_json_module", "graded", _shadow_json, full=BLANK,
+               note="python -I: nothing shipped with the submission runs before the harness"))
+    add(Attack("native_extension", "graded", _native_extension, full=BLANK, modes=("bwrap",),
+               note="a compiled module writes with C calls: only the OS boundary stops it"))
+    add(Attack("symlinked_notebook", "malformed notebook", _symlinked_notebook, zero=BLANK))
+    add(Attack("symlinked_extra_file", "graded", _symlinked_extra, full=BLANK))
+    return A
+
+
+def _shadow_json(course: Path, folder: Path) -> dict:
+    (folder / "json.py").write_text(
+        "import sys\nsys.addaudithook = lambda hook: None\n"
+        f"open({str(course / 'autograde' / 'grades.csv')!r}, 'w').write('pwned')\n"
+        "from importlib import import_module\n", encoding="utf-8")
+    (folder / "numpy.py").write_text(
+        f"open({str(course / 'autograde' / 'grades.csv')!r}, 'w').write('pwned')\n", encoding="utf-8")
+    return _student_nb()
+
+
+_NATIVE_C = r'''
+#include <Python.h>
+#include <stdio.h>
+static struct PyModuleDef mod = {PyModuleDef_HEAD_INIT, "evil", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_evil(void) {
+    const char *targets[] = {TARGETS};
+    for (unsigned i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        FILE *f = fopen(targets[i], "w");
+        if (f) { fputs("pwned by native code", f); fclose(f); }
+    }
+    return PyModule_Create(&mod);
+}
+'''
+
+
+def _native_extension(course: Path, folder: Path) -> dict:
+    import shutil
+    import subprocess
+    import sysconfig
+
+    targets = [course / "autograde" / "grades.csv", course.parent / "canary.txt", _nb_path(course)]
+    code = _NATIVE_C.replace("TARGETS", ", ".join(json.dumps(str(t)) for t in targets))
+    (folder / "evil.c").write_text(code, encoding="utf-8")
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    cc = shutil.which("cc") or shutil.which("gcc")
+    nb = _last(_student_nb(), "import evil\nprint('loaded', evil)")
+    if cc is None:  # no compiler: the notebook still imports a (missing) module
+        return nb
+    subprocess.run([cc, "-shared", "-fPIC", "-I", sysconfig.get_paths()["include"], "-o",
+                    str(folder / f"evil{suffix}"), str(folder / "evil.c")], check=True, capture_output=True)
+    return nb
+
+
+def _symlinked_notebook(course: Path, folder: Path) -> None:
+    (folder / f"{ASSIGNMENT}.ipynb").symlink_to(_source_path(course))
+
+
+def _symlinked_extra(course: Path, folder: Path) -> dict:
+    (folder / "data.ipynb").symlink_to(_source_path(course))
+    (folder / "gradebook.db").symlink_to(course / "autograde" / "gradebook.db")
+    return _last(_student_nb(), "import os\nprint(sorted(os.listdir('.')))\n"
+                                "try:\n    print(open('data.ipynb').read()[:300])\nexcept OSError as exc:\n"
+                                "    print('not there:', exc)\n")
+
+
+# --- one submission must not break the batch ----------------------------------------------------
+
+def batch_breakers() -> list[Attack]:
+    A = []
+    add = A.append
+    add(Attack("fifos", "graded", _fifos, full=BLANK))
+    add(Attack("fifo_results", "kernel died", lambda c, f: _last(_student_nb(), (
+        "import os\n"
+        "d = os.path.join(os.path.dirname(os.getcwd()), 'results')\n"
+        "names = ['cells.json', 'done.json', 'borrowed.json'] + [f'{i:04d}.{e}' for i in range(40) for e in ('json', 'npz')]\n"
+        "for n in names:\n"
+        "    p = os.path.join(d, n)\n"
+        "    if os.path.lexists(p):\n"
+        "        os.remove(p)\n"
+        "    os.mkfifo(p)\n"
+        "os._exit(0)\n")), zero=BLANK))
+    add(Attack("metadata_string", "graded", _metadata_string, full=BLANK))
+    add(Attack("metadata_deep", "graded", _metadata_deep, full=BLANK))
+    add(Attack("zip_bomb_result", "tampering detected", lambda c, f: _last(_blank_nb(), (
+        "import numpy, zipfile\n"
+        "bombed = []\n"
+        "def bomb(path, **arrays):\n"
+        "    if bombed:\n"
+        "        raise OSError('one bomb is enough')\n"
+        "    bombed.append(path)\n"
+        "    header = b\"\\x93NUMPY\\x01\\x00v\\x00{'descr': '<f8', 'fortran_order': False, 'shape': (40000000,), }\" + b' ' * 44 + b'\\n'\n"
+        "    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:\n"
+        "        with z.open('v.npy', 'w', force_zip64=True) as fh:\n"
+        "            fh.write(header)\n"
+        "            chunk = bytes(2**20)\n"
+        "            for _ in range(3 * 2**10):  # 3 GiB of zeros, a few MB on disk\n"
+        "                fh.write(chunk)\n"
+        "setattr(numpy, 'sa' + 'vez', bomb)\n"
+        "def softmax(x, axis=-1):\n    return 0\n"
+        "def weighted_average(values, weights):\n    return 0\n"
+        "def mix_tokens(X):\n    return 0\n")), zero=BLANK))
+    add(Attack("kim lee", "graded", lambda c, f: _student_nb(), full=BLANK, student="kim lee"))
+    add(Attack("kim_lee", "graded", lambda c, f: _student_nb(), full=BLANK, student="kim_lee"))
+    return A
+
+
+def _fifos(course: Path, folder: Path) -> dict:
+    import os
+
+    os.mkfifo(folder / "timestamp.txt")
+    os.mkfifo(folder / "pipe.dat")
+    return _student_nb()
+
+
+def _metadata_string(course: Path, folder: Path) -> dict:
+    nb = _student_nb()
+    for cell in nb["cells"]:
+        if ck.nbg(cell).get("grade_id") in ("softmax", "test_softmax"):
+            cell["metadata"]["nbgrader"] = "solution"
+    nb["cells"][0]["metadata"] = "not a dict"
+    return nb
+
+
+def _metadata_deep(course: Path, folder: Path) -> dict:
+    nb = _student_nb()
+    deep: dict = {}
+    node = deep
+    for _ in range(700):
+        node["x"] = {}
+        node = node["x"]
+    nb["cells"][1]["metadata"]["deep"] = deep
+    nb["metadata"]["deep"] = deep
+    return nb
+
+
+# --- borrowed answers that static reading alone misses -----------------------------------------
+
+REFERENCE = "def softmax(x, axis=-1):\n    return attnlab.softmax(x, axis)\n"
+
+
+def _without_metadata(nb: dict, gid: str, source: str | None = None) -> dict:
+    for cell in nb["cells"]:
+        if ck.nbg(cell).get("grade_id") == gid:
+            cell["metadata"] = {}
+            if source is not None:
+                cell["source"] = source
+    return nb
+
+
+def hidden_cheats() -> list[Attack]:
+    A = []
+    add = A.append
+    only_softmax = dict(zero=("softmax",), full=("weighted_average", "mix_tokens"))
+    add(Attack("redefined_elsewhere", "tampering detected", lambda c, f: _last(_student_nb(), REFERENCE), **only_softmax))
+    add(Attack("imported_elsewhere", "tampering detected",
+               lambda c, f: _last(_blank_nb(), "from attnlab import softmax, weighted_average, mix_tokens"), zero=BLANK))
+    add(Attack("star_import", "tampering detected", lambda c, f: _last(_blank_nb(), "from attnlab import *"), zero=BLANK))
+    add(Attack("cell_magic", "tampering detected",
+               lambda c, f: _last(_student_nb(), "%%time\n" + REFERENCE), **only_softmax))
+    add(Attack("lost_metadata", "tampering detected",
+               lambda c, f: _without_metadata(_student_nb(), "softmax", REFERENCE), **only_softmax))
+    add(Attack("log_softmax", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "import scipy.special\ndef softmax(x, axis=-1):\n    return np.exp(scipy.special.log_softmax(x, axis=axis))\n")}),
+        **only_softmax))
+    add(Attack("getattr_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    return getattr(attnlab, 'soft' + 'max')(x, axis)\n")}), **only_softmax))
+    add(Attack("vars_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    return vars(attnlab)['soft' + 'max'](x, axis)\n")}), **only_softmax))
+    add(Attack("attrgetter_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "import operator\n_f = operator.attrgetter('soft' + 'max')(attnlab)\n"
+        "def softmax(x, axis=-1):\n    return _f(x, axis)\n")}), **only_softmax))
+    add(Attack("exec_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "exec('def soft' + 'max(x, axis=-1):\\n    return attnlab.soft' + 'max(x, axis)')\n")}), **only_softmax))
+    add(Attack("partial_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "import functools\nsoftmax = functools.partial(getattr(attnlab, 'soft' + 'max'))\n")}), **only_softmax))
+    return A
+
+
+# --- honest work that must not be accused -------------------------------------------------------
+
+SELF_TEST = ("def softmax(x, axis=-1):\n    z = x - np.max(x, axis=axis, keepdims=True)\n    e = np.exp(z)\n"
+             "    return e / np.sum(e, axis=axis, keepdims=True)\n\n"
+             "# my own check against the library\nx = np.random.default_rng(0).normal(size=(3, 4))\n"
+             "assert np.allclose(softmax(x), attnlab.softmax(x))\nfrom attnlab import softmax as library_softmax\n"
+             "assert np.allclose(softmax(x, 0), library_softmax(x, 0))\n")
+
+
+def honest_work() -> list[Attack]:
+    A = []
+    add = A.append
+    add(Attack("honest_configuration", "graded", lambda c, f: _last(_student_nb(), (
+        "import inspect, gc\nimport torch\nimport matplotlib.pyplot as plt\n"
+        "plt.rcParams['figure.figsize'] = (4, 3)\nnp.set_printoptions(precision=4)\n"
+        "torch.backends.cudnn.deterministic = True\ntorch.manual_seed(0)\n"
+        "m = np.zeros((4, 4), dtype=bool)\nm[np.tril_indices(4)] = True\n"
+        "print(inspect.signature(softmax), gc.isenabled(), m.sum())\n"
+        "class Tiny(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.lin = torch.nn.Linear(2, 2)\n    def count(self):\n        return len(list(self.modules()))\n"
+        "print(Tiny().count())\n")), full=BLANK))
+    add(Attack("honest_shell_and_tmp", "graded", lambda c, f: _last(_student_nb(), (
+        "!pip list 2>/dev/null | head -3\n"
+        "with open('/tmp/debug.txt', 'w') as fh:\n    fh.write('softmax ok')\n"
+        "print(open('/tmp/debug.txt').read())\n")), full=BLANK))
+    add(Attack("honest_self_test", "graded", lambda c, f: _student_nb({"softmax": SELF_TEST}), full=BLANK))
+    add(Attack("honest_demo_helper", "graded", lambda c, f: _student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n"
+        "    # naive_softmax comes from the demo cell above; shifted first, so it is stable\n"
+        "    return np.apply_along_axis(naive_softmax, axis, x - np.max(x, axis=axis, keepdims=True))\n")}),
+        full=BLANK))
+    add(Attack("honest_colab_copy", "graded", _colab_copy, full=BLANK))
+    add(Attack("honest_big_plots", "graded", _big_plots, full=BLANK))
+    return A
+
+
+def _colab_copy(course: Path, folder: Path) -> dict:
+    nb = _student_nb()
+    for cell in nb["cells"]:
+        cell["metadata"] = {}
+        cell.pop("id", None)
+    nb["nbformat_minor"] = 4
+    nb["metadata"] = {"colab": {"provenance": []}, "kernelspec": {"name": "python3", "display_name": "Python 3"}}
+    return nb
+
+
+def _big_plots(course: Path, folder: Path) -> dict:
+    import base64
+    import random
+
+    nb = _student_nb()
+    blob = base64.b64encode(random.Random(0).randbytes(40 * 2**20)).decode()  # ~53 MB of "PNG"
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and not ck.nbg(cell):
+            cell["outputs"] = [{"output_type": "display_data", "metadata": {},
+                                "data": {"image/png": blob, "text/plain": "<Figure>"}}]
+            break
+    return nb
 
 
 def _as_v3(nb: dict) -> str:
@@ -204,15 +501,19 @@ def _late(folder: Path) -> dict:
     return _student_nb()
 
 
-def build_corpus(course: Path, correct: int = 2) -> list[tuple[str, Attack | None]]:
-    """Write every attack and ``correct`` correct submissions into ``course``; return
+def build_corpus(course: Path, correct: int = 2, mode: str = "bwrap",
+                 names: set[str] | None = None) -> list[tuple[str, Attack | None]]:
+    """Write every attack graded in ``mode`` ("bwrap" or "guard"; only those in ``names`` if
+    given) and ``correct`` correct submissions into ``course``; return
     ``[(student id, attack or None)]``."""
     out = []
     for i in range(correct):
         ck.submit(course, f"correct{i:02d}", ASSIGNMENT, _student_nb())
         out.append((f"correct{i:02d}", None))
     for attack in attacks():
-        student = f"x_{attack.name}"
+        if mode not in attack.modes or (names is not None and attack.name not in names):
+            continue
+        student = attack.student or f"x_{attack.name}"
         folder = course / "autograde" / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True, exist_ok=True)
         nb = attack.build(course, folder)

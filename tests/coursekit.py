@@ -174,9 +174,10 @@ def submit(course: Path, student: str, assignment: str, nb: dict | str | bytes) 
     return path
 
 
-def course_command(course: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    """Run ``attnlab-course ARGS`` on the scratch course."""
-    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(course), PYTHONUNBUFFERED="1")
+def course_command(course: Path, *args: str, timeout: int = 900,
+                   env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run ``attnlab-course ARGS`` on the scratch course (``env``: extra variables)."""
+    env = dict(os.environ, ATTNLAB_COURSE_ROOT=str(course), PYTHONUNBUFFERED="1", **(env or {}))
     env.pop("NBGRADER_EXECUTION", None)
     return subprocess.run([sys.executable, "-m", "attnlab.course.cli", *args], cwd=course,
                           env=env, text=True, capture_output=True, timeout=timeout)

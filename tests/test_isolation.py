@@ -92,3 +92,222 @@ def test_unsupported_grade_cells_are_refused():
     assert parse_grade_cell("g", '"""Check."""\ncheck_softmax(softmax)\n### BEGIN HIDDEN TESTS\n'
                                  'check_softmax(softmax, hidden=True)\n### END HIDDEN TESTS') == [
         ("check_softmax", "softmax", False), ("check_softmax", "softmax", True)]
+
+
+# --- issue 11: the trusted side takes nothing on trust; static and run-time borrowed answers ----
+
+import io
+import json
+import os
+import zipfile
+
+from attnlab.course import grading
+from attnlab.course.sandbox import _borrowed_object
+
+
+@pytest.mark.parametrize("assignment", ck.assignments())
+def test_no_false_alarm_on_whole_solution_notebooks(assignment):
+    plan = plan_assignment(ck.ROOT, assignment)
+    nb = ck.load(ck.solution_path(assignment))
+    borrowed, tampering = grading.static_findings(plan, nb)
+    assert borrowed == {} and tampering == []
+
+
+@pytest.mark.parametrize("sources,exercise,expected", [
+    (["def softmax(x, axis=-1):\n    return x", "def softmax(x, axis=-1):\n    return attnlab.softmax(x, axis)"],
+     "softmax", "attnlab.softmax"),
+    (["def softmax(x, axis=-1):\n    return x", "from attnlab import softmax"], "softmax", "imported from attnlab"),
+    (["from attnlab import *"], "softmax", "import *"),
+    (["%%time\ndef softmax(x, axis=-1):\n    return attnlab.softmax(x, axis)"], "softmax", "attnlab.softmax"),
+    (["import scipy.special\ndef softmax(x, axis=-1):\n    return np.exp(scipy.special.log_softmax(x, axis))"],
+     "softmax", "log_softmax"),
+    (["class MultiHeadAttention(at.MultiHeadAttention):\n    pass"], "MultiHeadAttention", "subclasses"),
+    (["from torch import nn\nclass MultiHeadAttention(nn.MultiheadAttention):\n    pass"], "MultiHeadAttention",
+     "subclasses"),
+    (["softmax = at.softmax"], "softmax", "rebound"),
+])
+def test_borrowed_answers_in_any_cell(sources, exercise, expected):
+    found = tamper.borrowed_in_notebook(sources, [exercise])
+    assert exercise in found and expected in found[exercise], found
+
+
+@pytest.mark.parametrize("sources", [
+    ["def softmax(x, axis=-1):\n    e = np.exp(x - x.max(axis, keepdims=True))\n    return e / e.sum(axis, keepdims=True)\n"
+     "assert np.allclose(softmax(np.ones(3)), attnlab.softmax(np.ones(3)))"],       # a self-test beside it
+    ["from attnlab import softmax", "def softmax(x, axis=-1):\n    return x"],      # an honest later definition
+    ["from torch import nn\nclass MultiHeadAttention(nn.Module):\n    def n(self):\n        return len(list(self.modules()))\n"
+     "ref = nn.MultiheadAttention(4, 2)"],
+])
+def test_honest_bindings_are_not_borrowed(sources):
+    assert tamper.borrowed_in_notebook(sources, ["softmax", "MultiHeadAttention"]) == {}
+
+
+@pytest.mark.parametrize("source", [
+    "plt.rcParams['figure.figsize'] = (4, 3)",
+    "import inspect, gc\nprint(inspect.signature(print), gc.isenabled())",
+    "!pip list",
+    "with open('/tmp/debug.txt', 'w') as fh:\n    fh.write('x')",
+    "import torch\ntorch.backends.cudnn.deterministic = True",
+    "m = np.zeros((3, 3), dtype=bool)\nm[np.tril_indices(3)] = True",
+    "from attnlab.checks import check_softmax\ncheck_softmax(softmax)",
+])
+def test_honest_code_is_not_tampering(source):
+    assert tamper.tampering(source, ["softmax"]) == []
+
+
+@pytest.mark.parametrize("source,expected", [
+    ("import gc\nfor o in gc.get_objects():\n    pass", "garbage collector"),
+    ("f.__closure__[0].cell_contents = None", "closure"),
+    ("import subprocess\nsubprocess._fork_exec()", "fork_exec"),
+    ("import importlib\nimportlib.import_module('attnlab.course.sandbox')", "grader"),
+])
+def test_reaching_into_the_interpreter_is_tampering(source, expected):
+    assert any(expected in f.detail for f in tamper.tampering(source, ["softmax"]))
+
+
+def test_run_time_borrowed_objects():
+    import functools
+
+    import attnlab
+    import attnlab.torch as at
+
+    targets = tamper.runtime_targets("softmax")
+    assert _borrowed_object(attnlab.softmax, "softmax", targets)
+    assert "wraps" in _borrowed_object(functools.partial(attnlab.softmax, axis=-1), "softmax", targets)
+    ref = attnlab.softmax
+
+    def sneaky(x, axis=-1):
+        return ref(x, axis)
+    assert "attnlab.softmax" in _borrowed_object(sneaky, "softmax", targets)
+
+    def honest(x, axis=-1):
+        return x
+    assert _borrowed_object(honest, "softmax", targets) is None
+
+    class Sub(at.MultiHeadAttention):
+        pass
+    assert "subclasses" in _borrowed_object(Sub, "MultiHeadAttention", tamper.runtime_targets("MultiHeadAttention"))
+
+
+def test_results_are_read_as_regular_files_only(tmp_path):
+    fifo = tmp_path / "0000.json"
+    os.mkfifo(fifo)
+    with pytest.raises(grading.NotRegular):
+        grading.read_regular(fifo, 100)                  # no hang
+    (tmp_path / "real.json").write_text("{}")
+    (tmp_path / "link.json").symlink_to(tmp_path / "real.json")
+    with pytest.raises(grading.NotRegular):
+        grading.read_regular(tmp_path / "link.json", 100)
+    (tmp_path / "big").write_bytes(b"x" * 200)
+    with pytest.raises(ValueError):
+        grading.read_regular(tmp_path / "big", 100)
+    assert grading._load_outcome(tmp_path, 0).error == "BrokenResult"
+
+
+def test_array_headers_are_checked_before_allocating(tmp_path):
+    header = b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': False, 'shape': (400000000,), }" + b" " * 44 + b"\n"
+    with zipfile.ZipFile(tmp_path / "0000.npz", "w", zipfile.ZIP_DEFLATED) as z:
+        with z.open("v.npy", "w", force_zip64=True) as fh:
+            fh.write(header + bytes(2**20))               # says 3 GiB, holds 1 MiB
+    (tmp_path / "0000.json").write_text(json.dumps({"id": 0, "error": None, "value": {"kind": "array", "key": "v"}}))
+    outcome = grading._load_outcome(tmp_path, 0)
+    assert outcome.error in ("ResultTooLarge", "BrokenResult")
+    buf = io.BytesIO()
+    np.savez(buf, v=np.arange(4.0))
+    (tmp_path / "0001.npz").write_bytes(buf.getvalue())
+    (tmp_path / "0001.json").write_text(json.dumps({"id": 1, "error": None, "value": {"kind": "array", "key": "v"}}))
+    np.testing.assert_array_equal(grading._load_outcome(tmp_path, 1).value, np.arange(4.0))
+
+
+@pytest.mark.parametrize("mangle", ["nbgrader_string", "metadata_list", "deep", "no_ids", "odd_minor", "deep_json"])
+def test_malformed_notebooks_never_raise(tmp_path, mangle):
+    nb = ck.completed_student_notebook("01_weighted_averages")
+    if mangle == "nbgrader_string":
+        nb["cells"][2]["metadata"]["nbgrader"] = "solution"
+    elif mangle == "metadata_list":
+        nb["cells"][2]["metadata"] = ["x"]
+    elif mangle == "deep":
+        deep: list = []
+        for _ in range(700):
+            deep = [deep]
+        nb["cells"][2]["metadata"]["deep"] = deep
+    elif mangle == "no_ids":
+        for c in nb["cells"]:
+            c.pop("id", None)
+        nb["nbformat_minor"] = 4
+    elif mangle == "odd_minor":
+        nb["nbformat_minor"] = 99
+    path = tmp_path / "nb.ipynb"
+    text = json.dumps(nb) if mangle != "deep_json" else "[" * 100_000 + "]" * 100_000
+    path.write_text(text)
+    data, note = grading.read_notebook(path)
+    if mangle == "deep_json":
+        assert data is None and "readable" in note
+        return
+    assert data is not None, note
+    assert all(isinstance(c["metadata"], dict) and isinstance(c["metadata"].get("nbgrader", {}), dict)
+               and isinstance(c.get("id"), str) for c in data["cells"])
+    assert len({c["id"] for c in data["cells"]}) == len(data["cells"])
+    json.dumps(data)  # writable again (feedback, autograded copy)
+
+
+def test_submissions_are_copied_without_links(tmp_path):
+    src = tmp_path / "sub"
+    (src / "notes").mkdir(parents=True)
+    (src / "helpers.py").write_text("x = 1")
+    (src / "notes" / "a.md").write_text("a")
+    (src / "secret").symlink_to("/etc/hostname")
+    os.mkfifo(src / "pipe")
+    skipped = grading.copy_submission(src, tmp_path / "copy")
+    assert (tmp_path / "copy" / "helpers.py").read_text() == "x = 1"
+    assert (tmp_path / "copy" / "notes" / "a.md").exists()
+    assert not os.path.lexists(tmp_path / "copy" / "secret") and not os.path.lexists(tmp_path / "copy" / "pipe")
+    assert any("symbolic link" in s for s in skipped) and any("not a regular file" in s for s in skipped)
+
+
+def test_the_boundary_shows_only_the_job(tmp_path):
+    """Under bubblewrap the course is not there at all, the work folder is writable, the rest
+    is read-only, and the sandbox sees only its own processes."""
+    import subprocess
+    import sys
+
+    from attnlab.course import boundary
+
+    iso = boundary._probe()
+    if not iso.isolated:
+        pytest.skip(f"no OS boundary here: {iso.why}")
+    job = tmp_path / "job"
+    for d in ("work", "results", "tmp"):
+        (job / d).mkdir(parents=True)
+    code = (
+        "import os, sys\n"
+        f"root = {str(ck.ROOT)!r}\n"
+        "print(os.path.exists(os.path.join(root, 'solutions')), os.path.exists(os.path.join(root, 'autograde')))\n"
+        "open('/job/work/ok.txt', 'w').write('x')\n"
+        "try:\n    open(os.path.join(sys.prefix, 'pwned'), 'w')\nexcept OSError as exc:\n    print('ro', type(exc).__name__)\n"
+        "print('pids', len([p for p in os.listdir('/proc') if p.isdigit()]))\n")
+    cmd = boundary.command(job, [sys.executable, "-I", "-c", code], {"PATH": "/usr/bin:/bin"}, hide=[str(ck.ROOT)])
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "False False", "the course is visible inside the sandbox"
+    assert lines[1].startswith("ro ") and (job / "work" / "ok.txt").read_text() == "x"
+    assert int(lines[2].split()[1]) <= 3, "the sandbox sees the host's processes"
+
+
+def test_a_constant_with_noise_is_not_an_estimate():
+    """Notebook 02's "varies with the seed" check: an honest estimate passes, the theory's d_k
+    with 1 % noise (which also varies with the seed) does not, and the message names it."""
+    from attnlab.checks import CheckFailure, check_score_variance_rng
+
+    def honest(d_k, n_samples, rng):
+        q, k = rng.standard_normal((n_samples, d_k)), rng.standard_normal((n_samples, d_k))
+        return float(np.var(np.sum(q * k, axis=-1)))
+
+    def noisy_constant(d_k, n_samples, rng):
+        return float(d_k) * (1 + 0.01 * rng.standard_normal())
+
+    check_score_variance_rng(honest)
+    check_score_variance_rng(honest, hidden=True)
+    with pytest.raises(CheckFailure, match="little noise"):
+        check_score_variance_rng(noisy_constant, hidden=True)

@@ -278,20 +278,32 @@ def _sv_cases(hidden: bool) -> list[Case]:
             for d_k, n, seed in sizes]
 
 
+SPREAD_DRAWS = 16      # estimates from fresh generators, to see that they scatter as estimates do
+MIN_SPREAD = 0.05      # relative std below which the "estimate" is a constant with noise added
+
+
 def invoke_seed_summary(fn, d_k, n_samples, seeds):
     """Run the learner's ``score_variance`` with generators seeded ``a, a, b`` and report
-    ``[same seed -> same value, other seed -> other value]`` as ``[1.0, 1.0]`` when both hold."""
+    ``[same seed -> same value, other seed -> other value, spread like an estimate]`` as
+    ``[1.0, 1.0, 1.0]`` when all hold. The spread: over 16 more generators (seeds derived from
+    ``b``, from the course secret in hidden cases) an estimate from ``n_samples`` draws scatters
+    by about ``sqrt((2 + 6 / d_k) / n_samples)`` (23 % for d_k = 8, n = 50); a constant with a
+    little noise added does not (relative std below 5 %)."""
     a1 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
     a2 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
     b = fn(d_k, n_samples, np.random.default_rng(seeds[1]))
     a1, a2, b = (np.asarray(x, dtype=float) for x in (a1, a2, b))
     same = a1.shape == a2.shape and bool(np.array_equal(a1, a2))
     other = a1.shape != b.shape or not bool(np.array_equal(a1, b))
-    return np.array([float(same), float(other)])
+    draws = np.array([np.asarray(fn(d_k, n_samples, np.random.default_rng(seeds[1] + 1 + i)), dtype=float).ravel()[:1]
+                      for i in range(SPREAD_DRAWS)]).ravel()
+    spread = bool(draws.size == SPREAD_DRAWS and np.all(np.isfinite(draws)) and np.mean(draws) != 0
+                  and np.std(draws) / abs(np.mean(draws)) > MIN_SPREAD)
+    return np.array([float(same), float(other), float(spread)])
 
 
 def _seed_summary_reference(d_k, n_samples, seeds):
-    return np.array([1.0, 1.0])
+    return np.array([1.0, 1.0, 1.0])
 
 
 class _SeedSummary:
@@ -317,7 +329,15 @@ def _sv_own_rng(d_k, n_samples, rng):
     return float(np.var(np.sum(q * k, axis=-1)))
 
 
+def _sv_constant_with_noise(d_k, n_samples, rng):
+    return float(d_k) * (1.0 + 0.01 * rng.standard_normal())
+
+
 SCORE_VARIANCE_RNG_MISTAKES = [
+    Mistake("the theory's d_k with a little noise added instead of an estimate from samples",
+            "measure it: draw `q` and `k` from `rng`, form the dot products and return their "
+            "variance; an estimate from 50 samples scatters by about 20 %, not 1 %.",
+            _SeedSummary(_sv_constant_with_noise)),
     Mistake("drawing from numpy's global random state (`np.random.randn`, `np.random.normal`) "
             "instead of the `rng` argument",
             "draw every sample from the generator you are given: `rng.standard_normal(...)`, so "
@@ -331,8 +351,9 @@ SCORE_VARIANCE_RNG_MISTAKES = [
 def _sv_rng_cases(hidden: bool) -> list[Case]:
     seeds = tuple(case_seed(s, hidden) for s in ((219, 220) if hidden else (51, 52)))
     return [Case((8, 50, seeds),
-                 why="called with np.random.default_rng(a) twice, then with default_rng(b): the "
-                     "same seed must give the same value, another seed another value")]
+                 why="called with np.random.default_rng(a) twice, then with default_rng(b) and 16 "
+                     "more seeds: the same seed must give the same value, other seeds other values "
+                     "that scatter as an estimate from 50 samples does")]
 
 
 def check_score_variance(score_variance, hidden: bool = False) -> None:

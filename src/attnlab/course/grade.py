@@ -14,7 +14,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import records
+from . import boundary, records, secret
 from .grading import Limits, Result, Submission, grade_submission, mark_late, read_timestamp
 from .plan import plan_assignment
 from .release import apply_due_dates, assignments, nbgrader, release
@@ -95,6 +95,13 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
         raise SystemExit("error: nothing to grade: put submissions in "
                          "autograde/submitted/<student>/<assignment>/<assignment>.ipynb")
     db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
+    try:
+        secret.ensure(root)  # made by the first `make release`; a course graded before that gets one now
+    except OSError:
+        pass
+    if not secret.load(root):  # the hidden cases' inputs (before any plan is made)
+        print("warning: no course secret (autograde/course_secret or ATTNLAB_COURSE_SECRET): hidden "
+              "tests use the public inputs written in attnlab.checks", file=sys.stderr)
     todo = sorted({s.assignment for s in subs})
     plans = {a: plan_assignment(root, a) for a in todo}
     print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
@@ -114,8 +121,11 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
             for future in as_completed(futures):
                 result = future.result()
                 sub = by_key[(result.student, result.assignment)]
-                mark_late(result, sub.timestamp, duedates[result.assignment])
-                _record(root, db_url, result, plans[result.assignment].source, sub.folder)
+                try:
+                    mark_late(result, sub.timestamp, duedates[result.assignment])
+                    _record(root, db_url, result, plans[result.assignment].source, sub.folder)
+                except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
+                    _grader_error(result, "recording", exc)
                 results.append(result)
                 progress.step(result)
     if feedback:
@@ -123,19 +133,33 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
             if any(r.learner_nb is not None for r in results if r.assignment == assignment):
                 nbgrader(root, "generate_feedback", assignment, "--force", "--log-level=ERROR", check=False)
         for r in results:
-            if r.learner_nb is None:
-                records.write_status_feedback(root, r, by_key[(r.student, r.assignment)].folder)
+            try:
+                if r.learner_nb is None:
+                    records.write_status_feedback(root, r, by_key[(r.student, r.assignment)].folder)
+            except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
+                _grader_error(r, "writing feedback", exc)
         from .feedback import polish_feedback
 
         for assignment in todo:
-            polish_feedback(root, assignment)  # exercise names, wrapped lines, offline MathJax
+            try:
+                polish_feedback(root, assignment)  # exercise names, wrapped lines, offline MathJax
+            except Exception as exc:  # noqa: BLE001
+                print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
     records.store(root, results)
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)  # from the gradebook: manual scores included
     counts = Counter(r.status for r in results)
     print("statuses: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), file=sys.stderr)
+    print(boundary.probe().summary(), file=sys.stderr)
     print(f"wrote {_rel(out, root)}, feedback in autograde/feedback/")
     return sorted(results, key=lambda r: (r.assignment, r.student))
+
+
+def _grader_error(result: Result, stage: str, exc: Exception) -> None:
+    """A failure of the grader's own while ``stage`` for one submission: that row says so, the
+    batch goes on."""
+    result.status, result.score = "grader error", 0.0
+    result.details.insert(0, f"internal error while {stage}: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 def _record(root: Path, db_url: str, result: Result, source: dict, folder: Path) -> None:

@@ -9,16 +9,21 @@ notebook or tampering detected.
 """
 from __future__ import annotations
 
+import ast
 import datetime as dt
+import io
 import json
 import os
 import pickle
 import shutil
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +31,7 @@ import numpy as np
 
 from attnlab.checks import Outcome
 
-from . import tamper
+from . import boundary, sandbox, tamper
 from .plan import AssignmentPlan, job_calls
 from .sandbox import decode
 
@@ -86,29 +91,119 @@ class Result:
 # ---------------------------------------------------------------------------------------------
 # Reading a submission
 
-def read_notebook(path: Path) -> tuple[dict | None, str]:
-    """The notebook as nbformat 4 data, or None and what is wrong with it.
+MAX_NOTEBOOK_BYTES = 512 * 2**20   # the file, outputs included (plots make notebooks big)
+MAX_SOURCE_CHARS = 4 * 2**20       # the code and text a learner wrote: far above any real notebook
+MAX_DEPTH = 40                     # nesting of JSON in a notebook; deeper metadata is dropped
+MAX_RESULT_BYTES = 64 * 2**20      # one answer coming back from the sandbox
 
-    Notebooks in format 4 are read as plain JSON (importing nbformat costs seconds, which would
-    delay every batch); older formats are converted by nbformat.
+
+class NotRegular(OSError):
+    """A path that is a link, a FIFO, a device or a folder where a regular file was expected."""
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file, never following a symbolic link nor blocking on a FIFO;
+    ``ValueError`` if it holds more than ``limit`` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == 40 or os.path.islink(path):  # ELOOP: the last component is a link
+            raise NotRegular(f"{path.name} is a symbolic link") from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(f"{path.name} is not a regular file")
+        if info.st_size > limit:
+            raise ValueError(f"{path.name} is {info.st_size / 2**20:.0f} MiB, more than {limit / 2**20:.0f} MiB")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise ValueError(f"{path.name} is larger than {limit / 2**20:.0f} MiB")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _too_deep(value, limit: int) -> bool:
+    """Whether ``value`` (parsed JSON) nests deeper than ``limit`` (iterative: no recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if d > limit:
+            return True
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return False
+
+
+_NBGRADER_KEYS = {"grade": bool, "solution": bool, "locked": bool, "task": bool,
+                  "grade_id": str, "points": (int, float), "schema_version": int}
+
+
+def _clean_nbgrader(meta) -> dict | None:
+    """The cell's nbgrader metadata with only well-typed known fields (None if unusable)."""
+    if not isinstance(meta, dict):
+        return None
+    out = {}
+    for key, value in meta.items():
+        kind = _NBGRADER_KEYS.get(key)
+        if kind is None:  # other fields (checksum, cell_type, ...) kept when they are plain values
+            if isinstance(key, str) and isinstance(value, (str, int, float, bool, type(None))) and len(str(value)) < 200:
+                out[key] = value
+        elif isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
+            out[key] = value
+    if "points" in out and not (0 <= out["points"] < 1e6):
+        del out["points"]
+    if "grade_id" in out and len(out["grade_id"]) > 200:
+        del out["grade_id"]
+    return out
+
+
+def read_notebook(path: Path) -> tuple[dict | None, str]:
+    """The notebook as nbformat 4 data, or None and what is wrong with it. Never raises.
+
+    Read defensively: regular files only; size limits on what the learner wrote (sources), not
+    on outputs; metadata of the wrong type or nested too deep is dropped; cells without ids get
+    one. Notebooks in format 4 are read as plain JSON (importing nbformat costs seconds, which
+    would delay every batch); older formats are converted by nbformat.
     """
     try:
-        raw = path.read_bytes()
+        return _read_notebook(path)
+    except Exception as exc:  # noqa: BLE001 - whatever the file is, it is a verdict, not a crash
+        return None, f"{path.name} is not a readable notebook ({type(exc).__name__}: {str(exc)[:120]})"
+
+
+def _read_notebook(path: Path) -> tuple[dict | None, str]:
+    try:
+        raw = read_regular(path, MAX_NOTEBOOK_BYTES)
+    except NotRegular as exc:
+        return None, f"{exc}: submit the notebook file itself"
+    except ValueError as exc:
+        return None, f"{exc}: larger than any real notebook"
     except OSError as exc:
         return None, f"cannot read {path.name}: {exc.strerror}"
-    if len(raw) > 50 * 2**20:
-        return None, f"{path.name} is {len(raw) / 2**20:.0f} MiB, larger than any real notebook"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, f"{path.name} is not UTF-8 text (byte {exc.start})"
+    del raw
     try:
         data = json.loads(text)
+    except RecursionError:
+        return None, f"{path.name} is not a readable notebook (JSON nested too deep)"
     except ValueError as exc:
         return None, f"{path.name} is not a readable notebook (invalid JSON: {str(exc)[:120]})"
     if not isinstance(data, dict):
         return None, f"{path.name} is not a readable notebook (no notebook object)"
-    note = ""
+    notes = []
     if data.get("nbformat") != 4:
         import nbformat
 
@@ -116,10 +211,18 @@ def read_notebook(path: Path) -> tuple[dict | None, str]:
             data = json.loads(nbformat.writes(nbformat.reads(text, as_version=4)))
         except Exception as exc:  # noqa: BLE001 - any parse or conversion failure
             return None, f"{path.name} is not a readable notebook ({type(exc).__name__}: {str(exc)[:120]})"
-        note = f"{path.name} was converted from nbformat {data.get('metadata', {}).get('orig_nbformat', '?')}"
+        orig = data.get("metadata", {}).get("orig_nbformat", "?") if isinstance(data.get("metadata"), dict) else "?"
+        notes.append(f"{path.name} was converted from nbformat {orig}")
+    del text
     cells = data.get("cells")
     if not isinstance(cells, list):
         return None, f"{path.name} is not a readable notebook (no list of cells)"
+    if not isinstance(data.get("metadata"), dict) or _too_deep(data["metadata"], MAX_DEPTH):
+        data["metadata"] = {}
+    minor = data.get("nbformat_minor")
+    if not isinstance(minor, int) or isinstance(minor, bool) or not 0 <= minor <= 5:
+        data["nbformat_minor"] = 5
+    written, seen_ids, dropped = 0, set(), 0
     for cell in cells:
         if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
             return None, f"{path.name} has a cell that is not a notebook cell"
@@ -128,11 +231,49 @@ def read_notebook(path: Path) -> tuple[dict | None, str]:
             source = "".join(source)
         if not isinstance(source, str):
             return None, f"{path.name} has a cell whose source is not text"
+        written += len(source)
         cell["source"] = source
-        if not isinstance(cell.get("metadata", {}), dict):
-            cell["metadata"] = {}
-        cell.setdefault("metadata", {})
-    return data, note
+        meta = cell.get("metadata")
+        if not isinstance(meta, dict) or _too_deep(meta, MAX_DEPTH):
+            dropped += meta is not None
+            meta = {}
+        if "nbgrader" in meta:
+            clean = _clean_nbgrader(meta["nbgrader"])
+            if clean != meta["nbgrader"]:
+                dropped += 1
+            if clean:
+                meta["nbgrader"] = clean
+            else:
+                meta.pop("nbgrader")
+        cell["metadata"] = meta
+        if cell["cell_type"] == "code":
+            if not isinstance(cell.get("outputs"), list) or _too_deep(cell["outputs"], MAX_DEPTH):
+                cell["outputs"] = []
+            if not isinstance(cell.get("execution_count"), int):
+                cell["execution_count"] = None
+        else:
+            cell.pop("outputs", None)
+            cell.pop("execution_count", None)
+            if "attachments" in cell and (not isinstance(cell["attachments"], dict)
+                                          or _too_deep(cell["attachments"], MAX_DEPTH)):
+                cell.pop("attachments")
+        cid = cell.get("id")
+        if not isinstance(cid, str) or not cid or len(cid) > 64 or cid in seen_ids:
+            cid = uuid.uuid4().hex[:12]
+            cell["id"] = cid
+            data["nbformat_minor"] = max(data.get("nbformat_minor", 5), 5)
+        seen_ids.add(cid)
+        for key in list(cell):
+            if key not in ("cell_type", "id", "metadata", "source", "outputs", "execution_count", "attachments"):
+                cell.pop(key)
+    if written > MAX_SOURCE_CHARS:
+        return None, (f"{path.name} holds {written / 2**20:.1f} MiB of code and text, more than any "
+                      f"real notebook ({MAX_SOURCE_CHARS / 2**20:.0f} MiB)")
+    if dropped:
+        notes.append(f"metadata of {dropped} cell(s) was not valid notebook metadata and was ignored")
+    if any(cell.get("id") is None for cell in cells):  # pragma: no cover - every cell got an id above
+        return None, f"{path.name} has cells without ids"
+    return data, "; ".join(notes)
 
 
 def parse_utc(text: str) -> dt.datetime:
@@ -147,10 +288,8 @@ def parse_utc(text: str) -> dt.datetime:
 
 def read_timestamp(folder: Path) -> dt.datetime | None:
     path = folder / "timestamp.txt"
-    if not path.is_file():
-        return None
     try:
-        return parse_utc(path.read_text(encoding="utf-8", errors="replace").strip())
+        return parse_utc(read_regular(path, 4096).decode("utf-8", "replace").strip())
     except Exception:  # noqa: BLE001 - an unreadable timestamp is treated as none
         return None
 
@@ -162,13 +301,69 @@ def _nbg(cell: dict) -> dict:
     return cell.get("metadata", {}).get("nbgrader", {}) or {}
 
 
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """(names a cell binds at top level, every name its code refers to, in functions too)."""
+    tree = tamper.parse(source)
+    if tree is None:
+        return set(), set()
+    bound = set()
+    for stmt in tamper._top_level(tree):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(stmt.name)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)):
+            targets = (stmt.targets if isinstance(stmt, ast.Assign) else
+                       [stmt.target] if hasattr(stmt, "target") else [i.optional_vars for i in stmt.items if i.optional_vars])
+            bound |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    used: set[str] = set()
+    try:
+        import symtable
+
+        stack = [symtable.symtable(ast.unparse(tree), "<cell>", "exec")]
+    except (SyntaxError, ValueError, RecursionError):
+        return bound, {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    while stack:  # global names referenced at top level and inside functions and classes
+        table = stack.pop()
+        top = table.get_type() == "module"
+        for sym in table.get_symbols():
+            if sym.is_referenced() and (top or sym.is_global()):
+                used.add(sym.get_name())
+        stack.extend(table.get_children())
+    return bound, used
+
+
+def needed_demo_cells(cells: list[tuple[str, str, bool]]) -> set[int]:
+    """Indices of the demo cells (``is_demo``) whose names the other cells (or needed demo
+    cells) use: the helpers an exercise needs run, a demo that only shows something does not."""
+    needed: set[str] = set()
+    keep: set[int] = set()
+    for i in range(len(cells) - 1, -1, -1):
+        _, source, is_demo = cells[i]
+        bound, used = _names(source)
+        if not is_demo:
+            needed |= used
+        elif bound & needed:
+            keep.add(i)
+            needed |= used
+    return keep
+
+
 def job_cells(plan: AssignmentPlan, nb: dict) -> tuple[list[tuple[str, str]], list[int]]:
     """The cells the sandbox runs, in order, and where each comes from in ``nb``.
 
-    Setup cells run as in the source (restored if deleted); solution cells as the learner wrote
-    them; cells the learner added or changed run too (they may hold helpers); the notebook's own
-    demo cells and all grade cells do not run (grading needs neither).
+    Setup cells run as in the source (restored first if deleted); the learner's solution cells
+    and the cells they added or changed run as written; the course's own demo cells run when a
+    cell that runs uses a name they define (a helper defined in a demo cell works, as in
+    Jupyter), other demo cells and the grade cells do not (grading needs neither).
     """
+    candidates = []
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "code" and cell["source"] in plan.demo_sources and not _nbg(cell):
+            candidates.append((str(index), cell["source"], True))
+        elif cell["cell_type"] == "code" and not (_nbg(cell).get("grade") and not _nbg(cell).get("solution")):
+            candidates.append((str(index), cell["source"], False))
+    keep_demo = {int(candidates[i][0]) for i in needed_demo_cells(candidates)}
     cells, origin = [], []
     present = {_nbg(c).get("grade_id") for c in nb["cells"]}
     for gid, src in plan.setup.items():  # restore deleted setup cells first
@@ -186,21 +381,25 @@ def job_cells(plan: AssignmentPlan, nb: dict) -> tuple[list[tuple[str, str]], li
             cells.append((f"setup {gid}", plan.setup[gid]))
         elif meta.get("solution"):
             cells.append((f"solution {gid}", cell["source"]))
-        elif cell["source"] in plan.demo_sources or not cell["source"].strip():
+        elif not cell["source"].strip():
             continue
+        elif cell["source"] in plan.demo_sources:
+            if index not in keep_demo:
+                continue
+            cells.append((f"demo cell {index + 1}", cell["source"]))
         else:
             cells.append((f"cell {index + 1} (yours)", cell["source"]))
         origin.append(index)
     return cells, origin
 
 
-def _clean_env(work: Path) -> dict:
+def _clean_env(work: str, tmp: str) -> dict:
     env = {
-        "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin",
-        "HOME": str(work), "MPLCONFIGDIR": str(work / ".matplotlib"), "IPYTHONDIR": str(work / ".ipython"),
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/local/bin:/usr/bin:/bin",
+        "HOME": work, "MPLCONFIGDIR": os.path.join(tmp, ".matplotlib"), "IPYTHONDIR": os.path.join(tmp, ".ipython"),
         "NBGRADER_EXECUTION": "autograde", "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0",
         "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-        "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8", "TMPDIR": str(work),
+        "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8", "TMPDIR": tmp,
     }
     return env
 
@@ -213,13 +412,37 @@ class SandboxRun:
     output: str
 
 
-def run_sandbox(job_dir: Path, work: Path, limits: Limits) -> SandboxRun:
+def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Isolation,
+                hide: list[str] = ()) -> SandboxRun:
+    """Run the sandbox on ``job`` (sent on its stdin), under bubblewrap when ``isolation`` allows,
+    with the wall-clock budget, a memory backstop and bounded output."""
     import psutil
 
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "attnlab.course.sandbox", str(job_dir)], cwd=work,
-                            env=_clean_env(work), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    cgroup = None
+    if isolation.isolated:
+        inside = boundary.JOB_ROOT
+        argv = [sys.executable, "-I", "-m", "attnlab.course.sandbox", inside]
+        env = _clean_env(f"{inside}/work", "/tmp")
+        cgroup = boundary.Cgroup(int(limits.memory_mib * 2**20 * 1.5))
+        cmd = cgroup.wrap(boundary.command(job_dir, argv, env, hide=list(hide)))
+        popen_env, cwd = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, str(job_dir)
+    else:
+        cmd = [sys.executable, "-I", "-m", "attnlab.course.sandbox", str(job_dir)]
+        popen_env, cwd = _clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
+    proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
+    payload = pickle.dumps(job)
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(payload)
+            proc.stdin.close()
+        except OSError:  # the sandbox died before reading its job
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
     kept: list[bytes] = []
 
     def drain() -> None:  # keep the first 20 kB of whatever escapes to the real stdout
@@ -238,52 +461,113 @@ def run_sandbox(job_dir: Path, work: Path, limits: Limits) -> SandboxRun:
     except psutil.Error:
         ps = None
     next_memory_check = 0.0
-    while True:
-        try:
-            proc.wait(timeout=0.1)
-            break
-        except subprocess.TimeoutExpired:
-            pass
-        elapsed = time.perf_counter() - start
-        if elapsed > limits.notebook_seconds:
-            killed = "timeout"
-            break
-        if ps is not None and elapsed >= next_memory_check:  # the address-space limit is the
-            next_memory_check = elapsed + 0.5                 # main bound; this is a backstop
+    try:
+        while True:
             try:
-                rss = sum(p.memory_info().rss for p in [ps, *ps.children(recursive=True)])
-            except psutil.Error:
-                rss = 0
-            if rss > rss_limit:
-                killed = "memory"
+                proc.wait(timeout=0.1)
                 break
-    if killed:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    proc.wait()
+            except subprocess.TimeoutExpired:
+                pass
+            elapsed = time.perf_counter() - start
+            if elapsed > limits.notebook_seconds:
+                killed = "timeout"
+                break
+            if ps is not None and elapsed >= next_memory_check:  # the address-space limit is the
+                next_memory_check = elapsed + 0.5                 # main bound; this is a backstop
+                rss = cgroup.usage() if cgroup is not None and cgroup.paths else None
+                if rss is None:  # without a cgroup: resident sizes (shared pages counted twice)
+                    try:
+                        rss = sum(p.memory_info().rss for p in [ps, *ps.children(recursive=True)])
+                    except psutil.Error:
+                        rss = 0
+                if rss > rss_limit:
+                    killed = "memory"
+                    break
+        if killed:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait()
+        if cgroup is not None and not killed and proc.returncode not in (0, None) and cgroup.oom_killed():
+            killed = "memory"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if cgroup is not None:
+            cgroup.remove()
     reader.join(timeout=5)
+    writer.join(timeout=1)
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
                       b"".join(kept).decode("utf-8", "replace"))
 
 
+def _load_json(path: Path, limit: int = 4 * 2**20):
+    return json.loads(read_regular(path, limit).decode("utf-8"))
+
+
+def _load_arrays(path: Path, limit: int = MAX_RESULT_BYTES) -> dict[str, np.ndarray]:
+    """The arrays of a results ``.npz``, each member's header checked (plain dtype, size within
+    ``limit`` in all) before anything is allocated for its data."""
+    import zipfile
+
+    from numpy.lib import format as npformat
+
+    raw = read_regular(path, limit + (1 << 20))
+    out, total = {}, 0
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        members = archive.infolist()
+        if len(members) > 64:
+            raise ValueError("too many arrays")
+        for info in members:
+            if not info.filename.endswith(".npy") or info.file_size > limit:
+                raise ValueError(f"unexpected member {info.filename[:40]!r}")
+            with archive.open(info) as fh:
+                version = npformat.read_magic(fh)
+                if version == (1, 0):
+                    shape, fortran, dtype = npformat.read_array_header_1_0(fh)
+                elif version == (2, 0):
+                    shape, fortran, dtype = npformat.read_array_header_2_0(fh)
+                else:
+                    raise ValueError(f"unsupported .npy version {version}")
+                if dtype not in (np.dtype(np.float64), np.dtype(bool)) or len(shape) > 32:
+                    raise ValueError(f"unexpected array type {dtype} of {len(shape)} dimensions")
+                nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize if shape else dtype.itemsize
+                total += nbytes
+                if nbytes < 0 or total > limit or nbytes > info.file_size:
+                    raise ValueError("the arrays are larger than they say")
+                data = fh.read(nbytes + 1)
+                if len(data) != nbytes:
+                    raise ValueError("the array data does not match its header")
+                arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+                out[info.filename[:-4]] = arr
+    return out
+
+
 def _load_outcome(results: Path, call_id: int) -> Outcome | None:
     meta_path, arr_path = results / f"{call_id:04d}.json", results / f"{call_id:04d}.npz"
-    if not meta_path.is_file():
-        return None
     try:
-        record = json.loads(meta_path.read_text(encoding="utf-8"))
+        record = _load_json(meta_path)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - a forged or broken result file
+        return Outcome(error="BrokenResult", message=f"the result could not be read ({type(exc).__name__})")
+    try:
         if not isinstance(record, dict):
             raise ValueError("not a record")
         value = None
         if record.get("error") is None:
-            if arr_path.stat().st_size > 256 * 2**20:
-                return Outcome(error="ResultTooLarge", message="the result is too large")
-            with np.load(arr_path, allow_pickle=False) as arrays:
-                value = decode(record.get("value", {"kind": "none"}), arrays)
-        return Outcome(value=value, error=record.get("error"), message=str(record.get("message", ""))[:2000],
-                       mutated=bool(record.get("mutated", False)))
+            try:
+                arrays = _load_arrays(arr_path)
+            except ValueError as exc:
+                if "larger" in str(exc) or "MiB" in str(exc):
+                    return Outcome(error="ResultTooLarge", message="the result is too large")
+                raise
+            value = decode(record.get("value", {"kind": "none"}), arrays)
+        error = record.get("error")
+        return Outcome(value=value, error=str(error)[:100] if error is not None else None,
+                       message=str(record.get("message", ""))[:2000], mutated=bool(record.get("mutated", False)))
     except Exception as exc:  # noqa: BLE001 - a forged or broken result file
         return Outcome(error="BrokenResult", message=f"the result could not be read ({type(exc).__name__})")
 
@@ -327,13 +611,90 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
 
 # ---------------------------------------------------------------------------------------------
 
+def static_findings(plan: AssignmentPlan, nb: dict) -> tuple[dict[str, str], list[str]]:
+    """Borrowed answers (every binding of an exercise name, in every cell, in the order they
+    run) and tampering (in the cells the learner wrote or changed)."""
+    run_order, learner_cells = [], []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        meta = _nbg(cell)
+        gid = meta.get("grade_id")
+        if meta.get("grade") and not meta.get("solution"):
+            continue  # grade cells are replaced by the source's
+        if gid in plan.setup:
+            run_order.append(plan.setup[gid])
+            continue
+        run_order.append(cell["source"])
+        if cell["source"] not in plan.demo_sources:
+            learner_cells.append(cell["source"])
+    borrowed = tamper.borrowed_in_notebook(run_order, plan.all_exercises)
+    trees = [t for t in (tamper.parse(s) for s in run_order) if t is not None]
+    aliases = tamper._aliases(trees)
+    tampering = []
+    for source in learner_cells:
+        for f in tamper.tampering(source, plan.all_exercises, aliases=aliases):
+            tampering.append(f.detail)
+    return borrowed, list(dict.fromkeys(tampering))
+
+
 def _find_notebook(sub: Submission, plan: AssignmentPlan) -> tuple[Path | None, str]:
     path = sub.folder / plan.notebook
-    if path.is_file():
+    if os.path.lexists(path):
         return path, ""
-    others = sorted(p.name for p in sub.folder.glob("*.ipynb"))
+    try:
+        others = sorted(p.name for p in sub.folder.glob("*.ipynb"))[:5]
+    except OSError:
+        others = []
     found = f"; found {', '.join(others)}: rename it to {plan.notebook}" if others else ""
     return None, f"no {plan.notebook} in the submission{found}"
+
+
+MAX_COPY_BYTES = 512 * 2**20   # all the files of one submission copied into its sandbox
+MAX_COPY_FILES = 2000
+
+
+def copy_submission(src: Path, dst: Path) -> list[str]:
+    """Copy a submission's regular files and folders into ``dst`` without following symbolic
+    links (as ``unzip`` keeps them) and without opening FIFOs or devices; return what was left
+    out and why."""
+    skipped: list[str] = []
+    count, size = 0, 0
+    dst.mkdir()
+    stack = [(src, dst, 0)]
+    while stack:
+        folder, target, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append(f"{folder.relative_to(src) if folder != src else '.'}: unreadable ({exc.strerror})")
+            continue
+        for entry in entries:
+            rel = os.path.relpath(entry.path, src)
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            try:
+                if entry.is_symlink():
+                    skipped.append(f"{rel} (a symbolic link)")
+                elif entry.is_dir(follow_symlinks=False):
+                    if depth >= 8:
+                        skipped.append(f"{rel} (folders nested too deep)")
+                        continue
+                    (target / entry.name).mkdir()
+                    stack.append((Path(entry.path), target / entry.name, depth + 1))
+                elif entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    if count >= MAX_COPY_FILES or size + info.st_size > MAX_COPY_BYTES:
+                        skipped.append(f"{rel} (the submission's files are too many or too large)")
+                        continue
+                    data = read_regular(Path(entry.path), MAX_COPY_BYTES - size)
+                    (target / entry.name).write_bytes(data)
+                    count, size = count + 1, size + len(data)
+                else:
+                    skipped.append(f"{rel} (not a regular file)")
+            except (OSError, ValueError) as exc:
+                skipped.append(f"{rel} ({exc})")
+    return skipped
 
 
 def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
@@ -368,52 +729,61 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
     result.learner_nb = nb
 
     # Static findings (trusted: learner code is read, never run, here).
-    borrowed: dict[str, str] = {}
-    tampering: list[str] = []
-    solution_gids = set(plan.exercises)
-    for cell in nb["cells"]:
-        if cell["cell_type"] != "code":
-            continue
-        gid = _nbg(cell).get("grade_id")
-        if gid in solution_gids:
-            for f in tamper.borrowed(cell["source"], plan.exercises[gid]):
-                borrowed.setdefault(f.exercise, f.detail)
-        if (gid in plan.setup or (_nbg(cell).get("grade") and not _nbg(cell).get("solution"))
-                or cell["source"] in plan.demo_sources):
-            continue  # the course's own cells (setup and tests are replaced by the source's anyway)
-        for f in tamper.tampering(cell["source"], plan.all_exercises):
-            if f.kind == "borrowed":
-                borrowed.setdefault(f.exercise, f.detail)
-            else:
-                tampering.append(f.detail)
+    borrowed, tampering = static_findings(plan, nb)
 
     # The sandbox.
-    job_dir = Path(scratch) / f"{_safe(sub.student)}__{_safe(sub.assignment)}"
-    if job_dir.exists():
-        shutil.rmtree(job_dir)
+    isolation = boundary.probe()
+    job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=scratch))
+    try:
+        _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub)
+    finally:
+        shutil.rmtree(job_dir, ignore_errors=True)
+
+
+def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub):
     work = job_dir / "work"
-    shutil.copytree(sub.folder, work, ignore=shutil.ignore_patterns(".*", "__pycache__"),
-                    symlinks=False, ignore_dangling_symlinks=True)
-    (job_dir / "results").mkdir()
+    links = copy_submission(sub.folder, work)
+    if links:
+        result.details.append("not copied into the sandbox: " + ", ".join(links[:10])
+                              + (f" and {len(links) - 10} more" if len(links) > 10 else ""))
+    results = job_dir / "results"
+    results.mkdir()
+    (job_dir / "tmp").mkdir()
     cells, origin = job_cells(plan, nb)
     result.cell_map = origin
+    inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
     job = {
-        "work": str(work), "cells": cells, "calls": job_calls(plan), "preload": plan.preload,
+        "cells": cells, "calls": job_calls(plan), "preload": plan.preload + _imports_to_preload(cells, plan.preload),
         "cell_timeout": limits.cell_seconds, "call_timeout": limits.call_seconds,
         "memory_bytes": int(limits.memory_mib * 2**20), "file_bytes": int(limits.file_mib * 2**20),
-        "denied": [str(d) for d in denied] + [str(Path(scratch).resolve())],
-        "allowed": _allowed_roots(),
+        "denied": [str(d) for d in denied], "scratch": [str(Path(scratch).resolve())] if not isolation.isolated else [],
+        "allowed": _allowed_roots(), "isolated": isolation.isolated, "tmp": str(inside / "tmp") if not isolation.isolated else "",
+        "tasks_max": boundary.TASKS_MAX,
+        "watch": {cc.learner_name: tamper.runtime_targets(cc.learner_name)
+                  for cell in plan.grade_cells for cc in cell.calls},
     }
-    with open(job_dir / "job.pkl", "wb") as fh:
-        pickle.dump(job, fh)
-    run = run_sandbox(job_dir, work, limits)
-    results = job_dir / "results"
+    run = run_sandbox(job_dir, job, limits, isolation, hide=[str(d) for d in denied])
+    if not isolation.isolated:
+        result.details.append(f"not isolated ({isolation.why})")
     try:
-        result.cell_log = json.loads((results / "cells.json").read_text(encoding="utf-8"))
+        result.cell_log = _load_json(results / "cells.json", 16 * 2**20)
         if not isinstance(result.cell_log, list):
             result.cell_log = []
     except Exception:  # noqa: BLE001
         result.cell_log = []
+    result.cell_log = [e for e in result.cell_log if isinstance(e, dict)][: len(cells)]
+    try:
+        finished = _load_json(results / "done.json") == {"ok": True}
+    except Exception:  # noqa: BLE001
+        finished = False
+    try:
+        seen = _load_json(results / "borrowed.json", 2**20)
+    except Exception:  # noqa: BLE001
+        seen = {}
+    if isinstance(seen, dict):
+        for name, why in seen.items():
+            if name in job["watch"] and isinstance(why, str):
+                borrowed.setdefault(name, why[:300])
     finished = (results / "done.json").is_file()
 
     statuses = []
@@ -425,18 +795,25 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
         where = result.cell_log[-1]["label"] if result.cell_log else "its first cell"
         statuses.append(("kernel died", f"the notebook's process ended (exit code {run.returncode}) "
                                         f"after {where}, before grading finished"))
-    for entry in result.cell_log:
-        if not isinstance(entry, dict):
-            continue
-        error = str(entry.get("error") or "")
+    labels = [label for label, _ in cells]
+    for i, entry in enumerate(result.cell_log):
+        entry["label"] = labels[i]  # the grader's own labels, not what came back
+        error = str(entry.get("error") or "")[:2000]
+        entry["error"] = error or None
+        label = entry["label"]
+        notes = entry.get("notes")
+        if isinstance(notes, list) and notes:
+            result.details.append(f"{label}: note: " + ", ".join(str(n)[:100] for n in notes[:5]))
         if entry.get("status") == "timeout":
-            statuses.append(("timed out", f"{entry.get('label')} ran longer than {limits.cell_seconds:g} s"))
+            statuses.append(("timed out", f"{label} ran longer than {limits.cell_seconds:g} s"))
         elif entry.get("status") == "memory":
-            statuses.append(("out of memory", f"{entry.get('label')} ran out of memory"))
-        elif "not allowed while grading" in error:
-            tampering.append(f"{entry.get('label')}: {error}")
-        elif error:
-            result.details.append(f"{entry.get('label')}: {error[:200]}")
+            statuses.append(("out of memory", f"{label} ran out of memory"))
+        elif sandbox.TAMPER_MARK in error:
+            tampering.append(f"{label}: {error[:300]}")
+        elif sandbox.NOTE_MARK in error:
+            result.details.append(f"{label}: note: {error[:300]}")
+        elif error and not label.startswith("demo cell"):
+            result.details.append(f"{label}: {error[:200]}")
     stopped = statuses[0][1] if statuses else ""
     result.cells = judge(plan, results, stopped, borrowed)
     result.score = sum(v.score for v in result.cells)
@@ -451,7 +828,6 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
     if statuses:
         result.status = statuses[0][0]
         result.details = [d for _, d in statuses] + result.details
-    shutil.rmtree(job_dir, ignore_errors=True)
 
 
 def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None) -> None:
@@ -459,6 +835,25 @@ def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetim
     if result.status == "graded" and timestamp is not None and duedate is not None and timestamp > duedate:
         result.status = "late"
         result.details.insert(0, f"submitted {_human(timestamp - duedate)} after the due date")
+
+
+PRELOADABLE = ("torch", "scipy", "sklearn", "pandas")
+
+
+def _imports_to_preload(cells: list[tuple[str, str]], already: list[str]) -> list[str]:
+    """Heavy libraries the learner's cells import (``import torch`` in notebook 01): loaded
+    before the cell timer starts, as a warm Jupyter kernel would have them."""
+    out = []
+    for _, source in cells:
+        tree = tamper.parse(source)
+        for node in ast.walk(tree) if tree is not None else ():
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+            for name in names:
+                root = name.split(".")[0]
+                if root in PRELOADABLE and root not in already and root not in out:
+                    out.append(root)
+    return out
 
 
 def _allowed_roots() -> list[str]:

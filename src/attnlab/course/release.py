@@ -175,6 +175,9 @@ def release(root: Path, only: list[str] | None = None) -> list[Path]:
     """Regenerate ``notebooks/<assignment>/`` for every (or each named) assignment, and apply the
     due dates of ``autograde/due_dates.csv``."""
     written = []
+    from .secret import ensure
+
+    ensure(root)  # the course secret the hidden tests' inputs derive from (gitignored)
     for assignment in only or assignments(root):
         if not (root / "solutions" / assignment).is_dir():
             raise SystemExit(f"error: no assignment {assignment!r} in solutions/ "

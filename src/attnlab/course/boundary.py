@@ -1,0 +1,239 @@
+"""The operating-system boundary around a submission's sandbox (Linux, bubblewrap).
+
+Each sandbox runs under ``bwrap`` with a filesystem view of its own: the system (``/usr``,
+``/lib``, ``/etc``, ...), the virtualenv and the ``attnlab`` package read-only; the job's work
+folder (that submission's copy, nothing else) and results folder read-write at ``/job``; a
+private ``/tmp`` on disk; no network, no IPC, its own PID namespace (every process it starts dies
+with it), ``--die-with-parent`` and ``--new-session``. The course (gradebook, solutions, source
+notebooks, other submissions) is not in that view at all. Where a cgroup can be created (root,
+or a delegated cgroup v2 subtree) the whole sandbox also gets a memory limit and a task limit;
+otherwise the sandbox sets ``RLIMIT_NPROC`` and ``RLIMIT_AS`` for itself and every process it
+starts (``RLIMIT_NPROC`` binds unprivileged users only: root ignores it).
+
+Where bubblewrap or user namespaces are missing (macOS, locked-down hosts) :func:`probe` says
+why, and grading falls back to the in-process guard of :mod:`attnlab.course.sandbox`; every
+row then says "not isolated". ``ATTNLAB_ISOLATION=guard`` forces the fallback (tests, hosts
+where bwrap misbehaves); ``ATTNLAB_ISOLATION=bwrap`` makes a missing bwrap an error.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV = "ATTNLAB_ISOLATION"
+JOB_ROOT = "/job"            # where the job folder appears inside the sandbox
+SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt")
+TASKS_MAX = 64               # processes and threads of one sandbox (cgroup pids.max / RLIMIT_NPROC)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    mode: str        # "bwrap" or "guard"
+    why: str = ""    # for "guard": why the OS boundary is not available
+
+    @property
+    def isolated(self) -> bool:
+        return self.mode == "bwrap"
+
+    def summary(self) -> str:
+        if self.isolated:
+            return "isolation: each submission ran under bubblewrap (own filesystem view, no network, own PID namespace)"
+        return (f"isolation: NOT ISOLATED ({self.why}): submissions ran under the in-process guard only; "
+                "see README, 'What the isolation does'")
+
+
+_probed: Isolation | None = None
+_lock = threading.Lock()
+
+
+def probe() -> Isolation:
+    """Whether sandboxes can run under bubblewrap here (tried once per process)."""
+    global _probed
+    with _lock:
+        if _probed is None:
+            _probed = _probe()
+        return _probed
+
+
+def reset_probe() -> None:
+    global _probed
+    with _lock:
+        _probed = None
+
+
+def _probe() -> Isolation:
+    wanted = os.environ.get(ENV, "").strip().lower()
+    if wanted in ("guard", "none", "off", "fallback"):
+        return Isolation("guard", f"{ENV}={wanted}")
+    if not sys.platform.startswith("linux"):
+        why = f"bubblewrap needs Linux, this is {sys.platform}"
+    elif shutil.which("bwrap") is None:
+        why = "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    else:
+        try:
+            proc = subprocess.run(["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
+                                   "--proc", "/proc", "--dev", "/dev", "true"],
+                                  capture_output=True, timeout=30)
+            why = "" if proc.returncode == 0 else (
+                "bwrap cannot create namespaces here (" + proc.stderr.decode("utf-8", "replace").strip()[:160] + ")")
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            why = f"bwrap did not run ({exc})"
+    if not why:
+        return Isolation("bwrap")
+    if wanted == "bwrap":
+        raise RuntimeError(f"{ENV}=bwrap, but {why}")
+    return Isolation("guard", why)
+
+
+def _readonly_roots() -> list[str]:
+    """What the sandbox must read: the interpreter, the virtualenv, the attnlab package."""
+    import attnlab
+
+    roots = {os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix),
+             os.path.realpath(os.path.dirname(attnlab.__file__))}
+    exe = os.path.realpath(sys.executable)
+    roots.add(os.path.dirname(os.path.dirname(exe)))
+    for p in sys.path:
+        if p and os.path.isdir(p) and ("site-packages" in p or "dist-packages" in p):
+            roots.add(os.path.realpath(p))
+    # Drop roots inside another root or inside the system folders (already there).
+    out = []
+    for r in sorted(roots, key=len):
+        if r in ("/", "") or any(r == s or r.startswith(s + "/") for s in SYSTEM_DIRS):
+            continue
+        if any(r == o or r.startswith(o.rstrip("/") + "/") for o in out):
+            continue
+        out.append(r)
+    return out
+
+
+def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str] = ()) -> list[str]:
+    """The bwrap command line that runs ``argv`` with ``job_dir`` as ``/job`` (``work``,
+    ``results`` and ``tmp`` inside it) and nothing else of the host's writable files.
+    ``hide``: folders (the course) covered by an empty tmpfs should they lie inside a system
+    folder that is bound (a course kept under ``/opt``)."""
+    cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+    bound = []
+    for d in SYSTEM_DIRS:
+        if os.path.isdir(d) and not os.path.islink(d):
+            cmd += ["--ro-bind", d, d]
+            bound.append(d)
+        elif os.path.islink(d):  # merged /usr: /bin -> usr/bin
+            cmd += ["--symlink", os.readlink(d), d]
+    for h in hide:
+        real = os.path.realpath(h)
+        if os.path.isdir(real) and any(real.startswith(d + "/") for d in bound):
+            cmd += ["--tmpfs", real]
+    for r in _readonly_roots():
+        cmd += ["--ro-bind", r, r]
+    cmd += ["--proc", "/proc", "--dev", "/dev",
+            "--bind", str(job_dir / "tmp"), "/tmp",
+            "--dir", JOB_ROOT,
+            "--bind", str(job_dir / "work"), f"{JOB_ROOT}/work",
+            "--bind", str(job_dir / "results"), f"{JOB_ROOT}/results",
+            "--chdir", f"{JOB_ROOT}/work"]
+    if os.geteuid() == 0:
+        cmd += ["--cap-drop", "ALL"]
+    for key, value in env.items():
+        cmd += ["--setenv", key, value]
+    return cmd + ["--"] + argv
+
+
+class Cgroup:
+    """A cgroup (v2, or v1 ``memory`` + ``pids``) bounding one sandbox's memory and task count;
+    ``paths`` is empty where none could be made (then the sandbox's rlimits are the bound)."""
+
+    def __init__(self, memory_bytes: int, tasks: int = TASKS_MAX) -> None:
+        self.paths: list[Path] = []
+        name = f"attnlab-{uuid.uuid4().hex[:12]}"
+        try:
+            v2 = Path("/sys/fs/cgroup")
+            if (v2 / "cgroup.controllers").is_file():
+                base = self._own_v2(v2)
+                if base is not None:
+                    path = base / name
+                    path.mkdir()
+                    self.paths.append(path)
+                    (path / "memory.max").write_text(str(memory_bytes))
+                    (path / "memory.swap.max").write_text("0") if (path / "memory.swap.max").exists() else None
+                    (path / "pids.max").write_text(str(tasks))
+            else:
+                mem, pids = Path("/sys/fs/cgroup/memory"), Path("/sys/fs/cgroup/pids")
+                if os.access(mem, os.W_OK) and os.access(pids, os.W_OK):
+                    (mem / name).mkdir()
+                    self.paths.append(mem / name)
+                    (mem / name / "memory.limit_in_bytes").write_text(str(memory_bytes))
+                    (pids / name).mkdir()
+                    self.paths.append(pids / name)
+                    (pids / name / "pids.max").write_text(str(tasks))
+        except OSError:
+            self.remove()
+            self.paths = []
+
+    @staticmethod
+    def _own_v2(root: Path) -> Path | None:
+        try:
+            rel = Path("/proc/self/cgroup").read_text().strip().split("::", 1)[1]
+        except (OSError, IndexError):
+            return None
+        own = root / rel.lstrip("/")
+        for cand in (own.parent, root):  # a sibling of ours (delegated subtree), or the root
+            if os.access(cand, os.W_OK) and "memory" in (cand / "cgroup.subtree_control").read_text():
+                return cand
+        return None
+
+    def procs_files(self) -> list[str]:
+        return [str(p / "cgroup.procs") for p in self.paths]
+
+    def wrap(self, cmd: list[str]) -> list[str]:
+        """``cmd`` started from a shell that first moves itself into the cgroup(s)."""
+        if not self.paths:
+            return cmd
+        joins = " && ".join(f'echo $$ > "{f}"' for f in self.procs_files())
+        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *cmd]
+
+    def usage(self) -> int | None:
+        """Bytes of memory the sandbox's processes use together (None if unknown)."""
+        for p in self.paths:
+            for name in ("memory.current", "memory.usage_in_bytes"):
+                try:
+                    return int((p / name).read_text())
+                except (OSError, ValueError):
+                    continue
+        return None
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed a process of this cgroup for memory."""
+        for p in self.paths:
+            try:
+                if (p / "memory.events").is_file():
+                    events = dict(line.split() for line in (p / "memory.events").read_text().splitlines())
+                    if int(events.get("oom_kill", 0)) > 0:
+                        return True
+                elif (p / "memory.failcnt").is_file() and int((p / "memory.failcnt").read_text()) > 0:
+                    return True
+            except (OSError, ValueError):
+                pass
+        return False
+
+    def remove(self) -> None:
+        for p in reversed(self.paths):
+            for _ in range(50):
+                try:
+                    p.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # processes still leaving
+                    try:
+                        for pid in (p / "cgroup.procs").read_text().split():
+                            os.kill(int(pid), 9)
+                    except (OSError, ValueError):
+                        pass
+                    threading.Event().wait(0.02)
