@@ -308,4 +308,18 @@ def patchify(X, patch):
     grid = np.moveaxis(grid, (-5, -4, -3, -2, -1), (-3, -5, -2, -4, -1))
     return grid.reshape(*X.shape[:-3], (H // P) * (W // P), C * P * P)
 ''', fails=PF, message="no error when P does not divide", label="cropped"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_shuffled_output", 'prediction_shuffled_output = "identical"\n',
+          fails=("test_predict_shuffled_output",), message="does not care about order"),
+    Wrong("predict_shuffled_output", 'prediction_shuffled_output = "changed completely"\n',
+          fails=("test_predict_shuffled_output",), message="changes which pixels attend to which"),
+    Wrong("predict_shuffled_output", 'prediction_shuffled_output = "the same"\n',
+          fails=("test_predict_shuffled_output",), message="cannot be read"),
+    Wrong("predict_receptive_field", "prediction_receptive_field = 9\n",
+          fails=("test_predict_receptive_field",), message="one 3 x 3 view"),
+    Wrong("predict_receptive_field", "prediction_receptive_field = 18\n",
+          fails=("test_predict_receptive_field",), message="the two 3 x 3 views added"),
+    Wrong("predict_receptive_field", "prediction_receptive_field = 256\n",
+          fails=("test_predict_receptive_field",), message="every pixel, as for attention"),
 ]

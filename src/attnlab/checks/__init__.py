@@ -60,6 +60,7 @@ from .transformer import (
 )
 from .images import (
     check_channel_attention, check_image_to_tokens, check_patchify, check_positional_encoding_2d,
+    check_prediction_receptive_field, check_prediction_shuffled_output,
     check_spatial_self_attention, check_spatial_self_attention_batched, check_tokens_to_image,
 )
 
@@ -117,5 +118,5 @@ __all__ += [  # predict, then run: notebooks 05-08
 ]
 __all__ += [
     "check_channel_attention", "check_image_to_tokens", "check_patchify", "check_positional_encoding_2d",
-    "check_spatial_self_attention", "check_spatial_self_attention_batched", "check_tokens_to_image",
+    "check_prediction_receptive_field", "check_prediction_shuffled_output", "check_spatial_self_attention", "check_spatial_self_attention_batched", "check_tokens_to_image",
 ]

@@ -740,3 +740,57 @@ POSITIONAL_MISTAKES = _with_principles(POSITIONAL_MISTAKES)
 SPATIAL_MISTAKES = _with_principles(SPATIAL_MISTAKES)
 CHANNEL_MISTAKES = _with_principles(CHANNEL_MISTAKES)
 PATCHIFY_MISTAKES = _with_principles(PATCHIFY_MISTAKES)
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+from ._predict import Prediction, WrongPrediction  # noqa: E402
+
+SHUFFLED_PIXELS = Prediction(
+    "prediction_shuffled_output", "choice", "shuffled the same way",
+    "Shuffling the pixels shuffles the tokens: the queries, keys and values are the same vectors in "
+    "another order, so A has its rows and columns reordered the same way and every output is the "
+    "same vector, now at its pixel's new place. Without positional encodings spatial attention "
+    "cannot tell a corner from the centre.",
+    options=("identical", "shuffled the same way", "changed completely"),
+    wrong=(
+        WrongPrediction("identical", "a weighted average over all pixels does not care about order",
+                        "Each pixel's output is indeed the same vector as before, but it belongs to "
+                        "that pixel, which has moved: the output map is shuffled along with the input."),
+        WrongPrediction("changed completely", "moving pixels changes which pixels attend to which",
+                        "The scores compare pairs of tokens by their contents only; a pair of pixels "
+                        "has the same score wherever the two pixels are put."),
+    ),
+)
+
+
+def check_prediction_shuffled_output(prediction_shuffled_output, hidden: bool = False) -> None:
+    """Check the prediction of spatial attention's output on shuffled pixels (no positions)."""
+    SHUFFLED_PIXELS.check(prediction_shuffled_output, hidden=hidden)
+
+
+RECEPTIVE_FIELD = Prediction(
+    "prediction_receptive_field", "number", 25,
+    "The second convolution's output at the centre reads a 3 x 3 block of the first layer's "
+    "outputs, and each of those reads a 3 x 3 block of the input, shifted by one pixel from its "
+    "neighbour: together a 5 x 5 square, 25 pixels. Each layer adds one pixel on every side.",
+    wrong=(
+        WrongPrediction(9, "one 3 x 3 view", "That is one convolution; the second one reads nine "
+                        "outputs of the first, each with its own 3 x 3 view."),
+        WrongPrediction(18, "the two 3 x 3 views added",
+                        "The views do not add up pixel counts: the second layer's nine inputs each "
+                        "see a 3 x 3 square, and their union is a 5 x 5 square."),
+        WrongPrediction(81, "the two 3 x 3 views multiplied",
+                        "The nine 3 x 3 views overlap: neighbouring outputs of the first layer read "
+                        "squares shifted by one pixel, so together they cover 5 x 5, not 9 x 9."),
+        WrongPrediction(256, "every pixel, as for attention",
+                        "A convolution only reads its neighbourhood, whatever the image: two layers "
+                        "reach two pixels away in each direction."),
+    ),
+)
+
+
+def check_prediction_receptive_field(prediction_receptive_field, hidden: bool = False) -> None:
+    """Check the prediction of the receptive field of two stacked 3 x 3 convolutions."""
+    RECEPTIVE_FIELD.check(prediction_receptive_field, hidden=hidden)
