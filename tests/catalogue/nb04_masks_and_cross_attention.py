@@ -187,4 +187,20 @@ def masked_softmax(scores, mask):
 def padding_mask(lengths, Lk):
     return np.arange(lengths.max())[None, :] < lengths[:, None]
 ''', fails=("test_padding_mask",), message="as wide as the longest sequence"),
+
+    # predict, then run ------------------------------------------------------------------------
+    Wrong("predict_empty_rows", "prediction_empty_rows = set()\n",
+          fails=("test_predict_empty_rows",), message="every query sees at least key 0"),
+    Wrong("predict_empty_rows", "prediction_empty_rows = [3, 4]\n",
+          fails=("test_predict_empty_rows",), message="the last queries see nothing"),
+    Wrong("predict_empty_rows", "prediction_empty_rows = 0\n",
+          fails=("test_predict_empty_rows",), message="only the first query is empty"),
+    Wrong("predict_empty_rows", "prediction_empty_rows = np.array([False, False, True, True, True])\n",
+          fails=("test_predict_empty_rows",), message="boolean mask"),
+    Wrong("predict_unflipped_keys", "prediction_unflipped_keys = {0}\n",
+          fails=("test_predict_unflipped_keys",), message="the keys our mask allows"),
+    Wrong("predict_unflipped_keys", "prediction_unflipped_keys = {1, 2, 3, 4}\n",
+          fails=("test_predict_unflipped_keys",), message="only the causal mask flipped"),
+    Wrong("predict_unflipped_keys", "prediction_unflipped_keys = set()\n",
+          fails=("test_predict_unflipped_keys",), message="everything is blocked"),
 ]

@@ -24,7 +24,8 @@ from .weighted_averages import (
 )
 from .masks_and_cross_attention import (
     check_causal_mask, check_cross_attention, check_cross_attention_masked, check_masked_softmax,
-    check_masked_softmax_fully_masked, check_padding_mask,
+    check_masked_softmax_fully_masked, check_padding_mask, check_prediction_empty_rows,
+    check_prediction_unflipped_keys,
 )
 from .multi_head_attention import (
     check_merge_heads, check_merge_value_output, check_mha_module, check_mha_module_bias_mask,
@@ -84,7 +85,8 @@ __all__ += [
 ]
 __all__ += [
     "check_causal_mask", "check_cross_attention", "check_cross_attention_masked", "check_masked_softmax",
-    "check_masked_softmax_fully_masked", "check_padding_mask",
+    "check_masked_softmax_fully_masked", "check_padding_mask", "check_prediction_empty_rows",
+    "check_prediction_unflipped_keys",
 ]
 __all__ += [
     "check_merge_heads", "check_merge_value_output", "check_mha_module", "check_mha_module_bias_mask",

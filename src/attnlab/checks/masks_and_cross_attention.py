@@ -15,6 +15,7 @@ from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._predict import Prediction, WrongPrediction
 
 # ---------------------------------------------------------------------------------------------
 # masks must be boolean
@@ -502,3 +503,56 @@ def check_cross_attention_masked(cross_attention, hidden: bool = False) -> None:
               cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
               show_values=not hidden, passed="masks are applied, fully masked queries give zeros")
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+EMPTY_ROWS = Prediction(
+    "prediction_empty_rows", "indices", {0, 1},
+    "Query i sees keys 0 .. i + Lk - Lq = i - 2. For i = 0 that range ends at -2 and for i = 1 at "
+    "-1: no key at all. Query 2 sees key 0, and the last query, 4, sees all three keys. "
+    "Bottom-right alignment lines up the *last* query with the last key, so with more queries "
+    "than keys the first Lq - Lk = 2 queries are left with nothing.",
+    wrong=(
+        WrongPrediction(set(), "every query sees at least key 0",
+                        "That is true of the top-left (is_causal) mask, where query i sees keys "
+                        "0 .. i; the bottom-right mask shifts the diagonal by Lk - Lq = -2."),
+        WrongPrediction({3, 4}, "the last queries see nothing",
+                        "Bottom-right alignment gives the last query *every* key (it plays the "
+                        "newest token, which may look at all the cached keys)."),
+        WrongPrediction({0}, "only the first query is empty",
+                        "Query 1 sees keys 0 .. 1 - 2 = -1, an empty range too."),
+    ),
+)
+
+
+def check_prediction_empty_rows(prediction_empty_rows, hidden: bool = False) -> None:
+    """Check the prediction of the empty rows of a bottom-right causal mask with Lq=5, Lk=3."""
+    EMPTY_ROWS.check(prediction_empty_rows, hidden=hidden)
+
+
+UNFLIPPED_KEYS = Prediction(
+    "prediction_unflipped_keys", "indices", {4},
+    "nn.MultiheadAttention reads True as blocked. Row 0 of the causal mask is True only at key 0, "
+    "so passed as it is it blocks key 0 and allows 1-4; the padding mask is True on the real keys "
+    "0-3, so it blocks them and allows only key 4, the padding. Both must allow a key: only key 4 "
+    "is left, the one key that should never be seen. No error, no warning.",
+    wrong=(
+        WrongPrediction({0}, "the keys our mask allows",
+                        "That is what the mask means in this course and in SDPA; MultiheadAttention "
+                        "reads the same booleans the other way round."),
+        WrongPrediction({1, 2, 3, 4}, "only the causal mask flipped",
+                        "The key_padding_mask is read the other way round as well: passed as it is, "
+                        "it blocks the four real keys."),
+        WrongPrediction({0, 1, 2, 3}, "the real keys",
+                        "The padding mask, read as 'True = blocked', removes exactly the real keys."),
+        WrongPrediction(set(), "everything is blocked",
+                        "The two negated masks still overlap on one key: key 4 is allowed by both."),
+    ),
+)
+
+
+def check_prediction_unflipped_keys(prediction_unflipped_keys, hidden: bool = False) -> None:
+    """Check the prediction of the keys query 0 sees when the masks reach MHA unflipped."""
+    UNFLIPPED_KEYS.check(prediction_unflipped_keys, hidden=hidden)
