@@ -54,12 +54,12 @@ lab: bootstrap
 	$(VENV)/bin/jupyter lab $(LAB_ARGS) $(ROOT_FLAG)
 
 test: bootstrap hub-proxy
-	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --dist loadgroup $(PYTEST_ARGS)
 
 # The suite must pass, in about the same time, when the machine is not idle (a laptop, a shared
 # CI runner): this runs it with one core kept busy by another process (benchmarks/busy.py).
 test-busy: bootstrap
-	$(PY) benchmarks/busy.py -- $(PY) -m pytest -n auto $(PYTEST_ARGS)
+	$(PY) benchmarks/busy.py -- $(PY) -m pytest -n auto --dist loadgroup $(PYTEST_ARGS)
 
 release: bootstrap
 	$(VENV)/bin/attnlab-course release

@@ -22,7 +22,7 @@ import pytest
 from attnlab.course import site as sitelib
 from coursekit import RELEASE
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("site")]  # the browser tests share a worker
 
 try:
     import playwright.sync_api  # noqa: F401

@@ -2,7 +2,8 @@
 in a real headless Chromium, opened from file://, with no network.
 
 The site is built once per test session (shared by the xdist workers through a file lock), with
-`NBGRADER_EXECUTION=1` so that the training notebooks run their small configurations. The
+`NBGRADER_EXECUTION=1` so that the training notebooks run their small configurations
+(`ATTNLAB_SITE_BUILT=build/site` checks a site built by `make site` instead). The
 browser tests skip where no Chromium is installed (a laptop); `.ci/run` installs Debian's.
 """
 from __future__ import annotations
@@ -19,7 +20,9 @@ import pytest
 from attnlab.course import site as sitelib
 from coursekit import ROOT, load, release_path, solution_cells, solution_path
 
-pytestmark = pytest.mark.notebooks
+# one worker runs them all (`make test` uses --dist loadgroup), so the other keeps running the
+# rest of the suite while this one builds the site
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("site")]
 
 NOTEBOOKS = [nb.name for nb in sitelib.discover(ROOT)]  # listed from solutions/: new ones join
 if os.environ.get("ATTNLAB_SITE_NOTEBOOKS"):  # a developer's shortcut: a few notebooks only
@@ -41,6 +44,8 @@ needs_browser = pytest.mark.skipif(
 def site(tmp_path_factory) -> Path:
     from filelock import FileLock
 
+    if os.environ.get("ATTNLAB_SITE_BUILT"):  # check a site already built (`make site`)
+        return Path(os.environ["ATTNLAB_SITE_BUILT"]).resolve()
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # shared by the workers of this session
@@ -104,6 +109,16 @@ def test_learner_dependent_outputs_are_dropped():
     nb.cells[3].metadata["nbgrader"] = {"solution": True, "grade_id": "s"}
     assert sitelib.strip_learner_outputs(nb) == 3
     assert [len(c.outputs) for c in nb.cells] == [1, 0, 0, 0]
+
+
+def test_widgets_are_dropped():
+    nb = nbformat.v4.new_notebook()
+    bar = nbformat.v4.new_output("display_data", data={sitelib.WIDGET_VIEW: {"model_id": "m"}, "text/plain": "HBox()"})
+    line = nbformat.v4.new_output("stream", text="loss 0.1")
+    nb.cells = [nbformat.v4.new_code_cell("train()", outputs=[bar, line])]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    sitelib.drop_widgets(nb)
+    assert nb.cells[0].outputs == [line] and "widgets" not in nb.metadata
 
 
 def test_discover_names_unknown_notebooks():

@@ -30,7 +30,7 @@ package, driven by Playwright's Python package; Playwright's own browser downloa
 from __future__ import annotations
 
 import argparse
-import copy
+import functools
 import html
 import os
 import re
@@ -157,6 +157,18 @@ def strip_learner_outputs(nb: nbformat.NotebookNode) -> int:
     return dropped
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_widgets(nb: nbformat.NotebookNode) -> None:
+    """Remove widget outputs (progress bars) and the notebook's widget state: a static page
+    cannot run them, and nbconvert would load their JavaScript from a CDN."""
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})]
+    nb.metadata.pop("widgets", None)
+
+
 def _thread_share(jobs: int) -> str:
     try:
         cores = len(os.sched_getaffinity(0))
@@ -198,6 +210,7 @@ def _build_one(task: tuple[str, str, str, str, str]) -> tuple[str, str, str, flo
     else:
         nb = execute(handout_source(Path(student)), Path(solution).parent, allow_errors=True)
         dropped = strip_learner_outputs(nb)
+    drop_widgets(nb)
     return edition, name, nbformat.writes(nb), time.perf_counter() - start, dropped
 
 
@@ -458,11 +471,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=Path("build/handouts"))
     p.add_argument("--only", nargs="*", help="print only these notebooks")
     args = parser.parse_args(argv)
+    log = functools.partial(print, flush=True)  # progress shows as it happens, even in a log file
     try:
         if args.command == "build":
-            build_site(args.root, args.out, jobs=args.jobs, only=args.only)
+            build_site(args.root, args.out, jobs=args.jobs, only=args.only, log=log)
         else:
-            print_pdfs(args.site, args.out, only=args.only)
+            print_pdfs(args.site, args.out, only=args.only, log=log)
     except SiteError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
