@@ -96,3 +96,36 @@ def test_notebook_structure(assignment):
         assert "BEGIN HIDDEN TESTS" in cell["source"], "every grade cell has hidden tests"
     last = nb["cells"][-1]
     assert last["cell_type"] == "markdown" and "What you built" in last["source"]
+
+
+HINT_TIERS = ("<summary>Hint 1: the idea</summary>", "<summary>Hint 2: the plan</summary>",
+              "<summary>Hint 3: code-level detail</summary>")
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_exercises_that_make_learners_think(assignment):
+    """Every exercise has its hints in three folded tiers (idea, plan, code-level detail, in
+    that order, between its prompt and its solution cell); every notebook has at least two
+    graded predict-then-run questions, each before the cell that shows its answer."""
+    nb = ck.load(ck.solution_path(assignment))
+    cells = nb["cells"]
+    for index, cell in enumerate(cells):
+        gid = ck.nbg(cell).get("grade_id", "")
+        if cell["cell_type"] != "code" or gid not in ck.exercises(nb):
+            continue
+        prompt = ""
+        for before in reversed(cells[:index]):  # the markdown since the last non-exercise code cell
+            if before["cell_type"] == "code":
+                if ck.nbg(before).get("grade_id") in ck.exercises(nb):
+                    continue  # exercises that share one prompt (05's split_heads and merge_heads)
+                break
+            prompt = before["source"] + "\n" + prompt
+        positions = [prompt.find(tier) for tier in HINT_TIERS]
+        assert all(p >= 0 for p in positions) and positions == sorted(positions), \
+            f"{gid}: the prompt above it needs the three hint tiers, in order"
+    predictions = ck.predictions(nb)
+    assert len(predictions) >= 2, f"{len(predictions)} predict-then-run questions"
+    for gid in predictions:
+        grade = ck.grade_cells(nb).get("test_" + gid)
+        assert grade is not None, f"{gid} has no grade cell test_{gid}"
+        assert ck.max_points(nb)["test_" + gid] <= 1, f"test_{gid}: a prediction is worth small points"
