@@ -91,6 +91,7 @@ class Result:
 # ---------------------------------------------------------------------------------------------
 # Reading a submission
 
+AST_LOCK = threading.Lock()   # parsing learner code: one thread at a time (see _grade_into)
 MAX_NOTEBOOK_BYTES = 512 * 2**20   # the file, outputs included (plots make notebooks big)
 MAX_SOURCE_CHARS = 4 * 2**20       # the code and text a learner wrote: far above any real notebook
 MAX_DEPTH = 40                     # nesting of JSON in a notebook; deeper metadata is dropped
@@ -729,7 +730,8 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
     result.learner_nb = nb
 
     # Static findings (trusted: learner code is read, never run, here).
-    borrowed, tampering = static_findings(plan, nb)
+    with AST_LOCK:  # CPython 3.11's ast is not safe to use from several threads at once
+        borrowed, tampering = static_findings(plan, nb)
 
     # The sandbox.
     isolation = boundary.probe()
@@ -749,11 +751,13 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
     results = job_dir / "results"
     results.mkdir()
     (job_dir / "tmp").mkdir()
-    cells, origin = job_cells(plan, nb)
+    with AST_LOCK:
+        cells, origin = job_cells(plan, nb)
+        preload = plan.preload + _imports_to_preload(cells, plan.preload)
     result.cell_map = origin
     inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
     job = {
-        "cells": cells, "calls": job_calls(plan), "preload": plan.preload + _imports_to_preload(cells, plan.preload),
+        "cells": cells, "calls": job_calls(plan), "preload": preload,
         "cell_timeout": limits.cell_seconds, "call_timeout": limits.call_seconds,
         "memory_bytes": int(limits.memory_mib * 2**20), "file_bytes": int(limits.file_mib * 2**20),
         "denied": [str(d) for d in denied], "scratch": [str(Path(scratch).resolve())] if not isolation.isolated else [],
