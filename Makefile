@@ -28,7 +28,7 @@ help:
 	@echo "make grade    autograde autograde/submitted/, write grades.csv and feedback (instructors)"
 	@echo "make bench    run the benchmarks in benchmarks/"
 	@echo "make clean-grading  delete grading outputs; move the gradebook to autograde/backups/"
-	@echo "make checkpoints  retrain notebook 07's translation models (about 10 min on 2 cores)"
+	@echo "make checkpoints  retrain notebooks 07 and 09's translation models (07's four RNNs: about 10 min on 2 idle cores; 09's two Transformers: 1 565 steps each)"
 	@echo "make site     build the offline course site in build/site/ (worked and handout editions)"
 	@echo "make handouts make site, then print every notebook of both editions to build/handouts/*.pdf"
 

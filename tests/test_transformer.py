@@ -263,3 +263,52 @@ def test_library_passes_its_own_checks(capsys):
         checks09.check_decode_with_cache(at.decode_with_cache, hidden=hidden)
         checks09.check_decode_with_cache_positions(at.decode_with_cache, hidden=hidden)
     assert capsys.readouterr().out.count("✓") == 16
+
+
+# ---------------------------------------------------------------------------------------------
+# The committed checkpoints (`make checkpoints`)
+
+from attnlab.torch import translation as tr  # noqa: E402
+
+
+def test_transformer_checkpoints_are_small_and_load():
+    for kind in tr.TRANSFORMER_KINDS:
+        path = tr.checkpoint_path(kind)
+        assert path.exists(), f"{path} is missing: run `make checkpoints`"
+        assert path.stat().st_size < 1_000_000
+        model, blob = tr.load_checkpoint(path)
+        assert isinstance(model, at.TransformerSeq2Seq)
+        assert tr.TrainConfig(**blob["config"]) == tr.transformer_config(kind)  # the recipe as documented
+        assert model.positions == ("none" if kind == "transformer_nopos" else "sinusoidal")
+
+
+def test_transformer_checkpoint_translates_and_its_cache_is_exact():
+    """On 200 test sentences: the stored figures are what the model does, and the cache equals
+    recomputation in float32 on real weights."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        model, blob = tr.load_checkpoint(tr.checkpoint_path("transformer"))
+        pairs = tr.splits()["test"][:200]
+        hyps, _ = tr.translate(model, pairs)
+        bleu = tr.score(pairs, hyps)["all"]["bleu"]
+        assert bleu >= 97.0 and blob["figures"]["all"]["bleu"] >= 98.5
+        t = tr.to_tensors(pairs[:32], *attnlab.toylang.vocabularies())
+        tokens, logits = at.decode_with_cache(model, t["src"], t["src_mask"], 50)
+        ref_tokens, ref_logits = at.decode_by_recomputation(model, t["src"], t["src_mask"], 50)
+        assert torch.equal(tokens, ref_tokens)
+        assert float((logits - ref_logits).abs().max()) <= 1e-6 * float(ref_logits.abs().max())
+    finally:
+        torch.set_num_threads(threads)
+
+
+def test_readme_states_the_transformer_figures():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for kind in tr.TRANSFORMER_KINDS:
+        f = tr.load_checkpoint(tr.checkpoint_path(kind))[1]["figures"]
+        align = f"{100 * f['all']['align']:.1f}%" if "align" in f["all"] else "-"
+        row = (f"| {tr.LABELS[kind]} | {f['all']['bleu']:.1f} | {100 * f['all']['exact']:.1f}% | {align} | "
+               f"{f['long']['bleu']:.1f} |")
+        assert row in readme, f"README does not state {row!r}"

@@ -324,4 +324,14 @@ WRONG = [
             X = model.embed_target(token, offset=t)
 ''' + _DECODE_LAYER + _CACHE_FIRST + _DECODE_REST.replace("memory, cross_mask)", "memory)"),
           fails=(_C, _CP), message="source mask not passed"),
+
+    # predict, then run -----------------------------------------------------------------------
+    Wrong("predict_reversed_sentence", 'prediction_reversed_sentence = "different"\n',
+          fails=("test_predict_reversed_sentence",), message="attention sees the word order"),
+    Wrong("predict_reversed_sentence", 'prediction_reversed_sentence = "same"\n',
+          fails=("test_predict_reversed_sentence",), message="expected one of"),
+    Wrong("predict_offset_dot", 'prediction_offset_dot = "PE_3 · PE_10"\n',
+          fails=("test_predict_offset_dot",), message="positions near the start look more alike"),
+    Wrong("predict_offset_dot", 'prediction_offset_dot = "PE_40 · PE_47"\n',
+          fails=("test_predict_offset_dot",), message="far positions blur together"),
 ]

@@ -56,8 +56,8 @@ from .rnn_translation import (
 )
 from .transformer import (
     check_decode_with_cache, check_decode_with_cache_positions, check_decoder_layer, check_decoder_layer_mask,
-    check_encoder_layer, check_encoder_layer_mask, check_sinusoidal_positional_encoding,
-    check_sinusoidal_positional_encoding_odd,
+    check_encoder_layer, check_encoder_layer_mask, check_prediction_offset_dot, check_prediction_reversed_sentence,
+    check_sinusoidal_positional_encoding, check_sinusoidal_positional_encoding_odd,
 )
 from .images import (
     check_channel_attention, check_image_to_tokens, check_patchify, check_positional_encoding_2d,
@@ -112,6 +112,7 @@ __all__ += [
     "check_decode_with_cache", "check_decode_with_cache_positions", "check_decoder_layer",
     "check_decoder_layer_mask", "check_encoder_layer", "check_encoder_layer_mask",
     "check_sinusoidal_positional_encoding", "check_sinusoidal_positional_encoding_odd",
+    "check_prediction_offset_dot", "check_prediction_reversed_sentence",
 ]
 __all__ += [  # predict, then run: notebooks 05-08
     "check_prediction_params_h1", "check_prediction_params_h8", "check_prediction_gradient_decay",

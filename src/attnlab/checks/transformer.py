@@ -61,9 +61,11 @@ def _pe_per_column(L, D):
 
 def _pe_even_only(L, D):
     """The cosine written for every pair, as if D were even: fails for an odd D."""
-    if D % 2:
-        raise ValueError("could not broadcast input array")
-    return _pe_reference(L, D)
+    angles = np.arange(L)[:, None] / 10000.0 ** (np.arange(0, D, 2) / D)  # (L, ceil(D/2))
+    PE = np.zeros((L, D))
+    PE[:, 0::2] = np.sin(angles)
+    PE[:, 1::2] = np.cos(angles)  # one column too many when D is odd: numpy refuses
+    return PE
 
 
 PE_MISTAKES = [
@@ -679,3 +681,57 @@ __all__ = [
     "check_decoder_layer_mask", "check_encoder_layer", "check_encoder_layer_mask",
     "check_sinusoidal_positional_encoding", "check_sinusoidal_positional_encoding_odd",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then run
+
+from ._predict import Prediction, WrongPrediction  # noqa: E402
+
+REVERSED_SENTENCE = Prediction(
+    "prediction_reversed_sentence", "choice", "the same",
+    "Without positions every token is its word's embedding alone, so the encoder's self-attention "
+    "is permutation-equivariant: swapping 'dog' and 'man' swaps their output vectors and changes "
+    "nothing else. Cross-attention then takes weighted sums over that set of vectors, and a sum "
+    "does not depend on the order of its terms: the decoder receives exactly the same "
+    "information for both sentences and writes the same translation, word for word.",
+    options=("the same", "different"),
+    wrong=(
+        WrongPrediction("different", "attention sees the word order",
+                        "Attention compares contents, not places: nothing in q·k depends on where a "
+                        "token sits unless its vector says so. The two sentences are the same set of "
+                        "vectors to this model."),
+    ),
+)
+
+
+def check_prediction_reversed_sentence(prediction_reversed_sentence, hidden: bool = False) -> None:
+    """Check the prediction of whether a model without positions translates a sentence and its
+    role-swapped version differently."""
+    REVERSED_SENTENCE.check(prediction_reversed_sentence, hidden=hidden)
+
+
+OFFSET_DOT = Prediction(
+    "prediction_offset_dot", "choice", "equal",
+    "Each column pair of PE_p is the point (sin θ_i p, cos θ_i p) on a circle; moving k positions "
+    "turns it by θ_i k whatever p is. The dot product of two encodings sums cos(θ_i (q - p)) over "
+    "the pairs, a function of the offset q - p alone: PE_3 · PE_10 and PE_40 · PE_47 are equal "
+    "(offset 7 both times).",
+    options=("PE_3 · PE_10", "PE_40 · PE_47", "equal"),
+    wrong=(
+        WrongPrediction("PE_3 · PE_10", "positions near the start look more alike",
+                        "Small positions have small angles, but the dot product compares the two "
+                        "angles' difference, not their size."),
+        WrongPrediction("PE_40 · PE_47", "far positions blur together",
+                        "The slow hands barely move between 40 and 47, but they barely move between "
+                        "3 and 10 either: every hand turns by the same angle over the same offset."),
+    ),
+)
+
+
+def check_prediction_offset_dot(prediction_offset_dot, hidden: bool = False) -> None:
+    """Check the prediction of which of PE_3 · PE_10 and PE_40 · PE_47 is larger."""
+    OFFSET_DOT.check(prediction_offset_dot, hidden=hidden)
+
+
+__all__ += ["check_prediction_offset_dot", "check_prediction_reversed_sentence"]

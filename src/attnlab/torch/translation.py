@@ -83,8 +83,8 @@ def transformer_config(kind: str = "transformer", **overrides) -> TrainConfig:
     return TrainConfig(**settings)
 
 
-TRANSFORMER_EPOCHS = 6
-TRANSFORMER_LR = 2e-3
+TRANSFORMER_EPOCHS = 5
+TRANSFORMER_LR = 5e-3
 
 
 @dataclass
