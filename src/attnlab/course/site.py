@@ -412,8 +412,9 @@ MATHJAX_DONE = """() => new Promise(resolve => {
 })"""
 
 
-def open_page(page, url: str, timeout_ms: int = 60000) -> None:
-    """Load ``url`` and wait until its images are decoded and its maths is typeset."""
+def open_page(page, url: str, timeout_ms: int = 300000) -> None:
+    """Load ``url`` and wait until its images are decoded and its maths is typeset (the
+    timeout is a limit for a page that never finishes, far above the seconds a page takes)."""
     page.goto(url, wait_until="load", timeout=timeout_ms)
     page.wait_for_function("() => window.MathJax && MathJax.isReady", timeout=timeout_ms)
     page.evaluate(MATHJAX_DONE)
