@@ -651,10 +651,10 @@ def _decode_cases(hidden: bool) -> list[Case]:
 
 def _decode_learned_cases(hidden: bool) -> list[Case]:
     if hidden:
-        return [_decode_case(TranslatorSpec(9, 9, 8, 4, 2, "learned", case_seed(1913, True)), [5, 1, 3], 9, "learned positions")]
-    return [_decode_case(TranslatorSpec(10, 11, 8, 2, 3, "learned", 1911), [6, 2, 4], 10,
-                         "three layers, learned positions, 10 steps"),
-            _decode_case(TranslatorSpec(9, 10, 8, 2, 2, "sinusoidal", 1912), [2, 5], 12, "12 steps")]
+        return [_decode_case(TranslatorSpec(9, 9, 8, 4, 2, "learned", case_seed(1913, True)), [5, 1, 3], 7, "learned positions")]
+    return [_decode_case(TranslatorSpec(10, 11, 8, 2, 3, "learned", 1911), [6, 2, 4], 7,
+                         "three layers, learned positions"),
+            _decode_case(TranslatorSpec(9, 10, 8, 2, 1, "sinusoidal", 1912), [2, 5], 10, "10 steps")]
 
 
 DECODE_ARGS = ("model", "src", "src_mask", "max_len")
