@@ -143,3 +143,11 @@ def test_every_course_question_is_consistent(name, question, capsys):
     assert "not answered yet" in _message(question, None)
     check = getattr(checks, f"check_{question.variable}", None)
     assert check is not None, f"attnlab.checks has no check_{question.variable} for {name}"
+
+
+def test_graded_course_feedback_names_the_slip_but_not_the_answer(monkeypatch):
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "mistake-only")
+    for route in (_message, _split):
+        message = route(NUMBER, 4096)
+        assert "d_k² instead of d_k" in message
+        assert "The answer is" not in message and "Var(q·k) = d_k." not in message
