@@ -337,7 +337,10 @@ SCORE_VARIANCE_RNG_MISTAKES = [
     Mistake("the theory's d_k with a little noise added instead of an estimate from samples",
             "measure it: draw `q` and `k` from `rng`, form the dot products and return their "
             "variance; an estimate from 50 samples scatters by about 20 %, not 1 %.",
-            _SeedSummary(_sv_constant_with_noise)),
+            _SeedSummary(_sv_constant_with_noise),
+            principle="the function must estimate the variance from the samples it draws, not "
+                      "return the value the theory predicts: with few samples the estimate "
+                      "scatters far more than a small added noise."),
     Mistake("drawing from numpy's global random state (`np.random.randn`, `np.random.normal`) "
             "instead of the `rng` argument",
             "draw every sample from the generator you are given: `rng.standard_normal(...)`, so "
