@@ -148,9 +148,16 @@ def test_messages_are_deterministic():
     def no_scale(Q, K, V, mask=None):
         w = attnlab.masked_softmax(Q @ np.swapaxes(K, -1, -2), mask)
         return w @ V, w
+    from attnlab.checks import _core
+    _core._SEEN.clear()
     messages = []
     for _ in range(2):
         with pytest.raises(CheckFailure) as info:
             check_sdpa(no_scale)
         messages.append(str(info.value))
-    assert messages[0] == messages[1] and "no scaling" in messages[0]
+    # the same diagnosis both times; only the feedback tier grows: the code-level fix is shown
+    # on the second failing run, not the first
+    first, second = (m.split("\nHow to fix it (second run)")[0].split("\n(For the code-level fix")[0]
+                     for m in messages)
+    assert first == second and "no scaling" in first
+    assert "How to fix it (second run)" not in messages[0] and "How to fix it (second run)" in messages[1]
