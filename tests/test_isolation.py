@@ -311,3 +311,32 @@ def test_a_constant_with_noise_is_not_an_estimate():
     check_score_variance_rng(honest, hidden=True)
     with pytest.raises(CheckFailure, match="little noise"):
         check_score_variance_rng(noisy_constant, hidden=True)
+
+
+def test_ast_parse_is_serialised_across_grading_threads():
+    """CPython 3.11's AST converter keeps its recursion depth in state shared by all threads:
+    parsing in two grading jobs at once failed with 'AST constructor recursion depth mismatch'
+    (a grader error). The grader parses one tree at a time, whoever calls ast.parse."""
+    import ast
+    import threading
+
+    import attnlab.course.grading  # noqa: F401  (installs the lock)
+
+    assert getattr(ast.parse, "attnlab_serialised", False)
+    source = "\n".join(f"def f{i}(x):\n    return [(((x + {i}) * 2) - 1) for _ in range(3)]" for i in range(400))
+    errors = []
+
+    def work():
+        try:
+            for _ in range(20):
+                ast.parse(source)
+                ast.literal_eval("[" + "(1, 2)," * 200 + "]")
+        except Exception as exc:  # noqa: BLE001 - any failure is the bug
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]

@@ -290,10 +290,15 @@ def test_module_check_names_the_missing_attribute():
         def forward(self, X, mask=None):
             return X, X
 
-    with pytest.raises(CheckFailure) as info:
-        check_self_attention_module(Renamed)
-    message = str(info.value)
-    assert "self.W_q" in message and "nn.Linear(d_in, d_k, bias=bias)" in message
+    from attnlab.checks import _core
+    _core._SEEN.clear()
+    messages = []
+    for _ in range(2):  # feedback in tiers: the code-level fix comes with the second failing run
+        with pytest.raises(CheckFailure) as info:
+            check_self_attention_module(Renamed)
+        messages.append(str(info.value))
+    assert "W_q" in messages[0] and "nn.Linear(d_in, d_k, bias=bias)" not in messages[0]
+    assert "self.W_q" in messages[1] and "nn.Linear(d_in, d_k, bias=bias)" in messages[1]
 
 
 @pytest.mark.parametrize("check", [check_self_attention, check_self_attention_batched, check_append_ones,

@@ -92,6 +92,26 @@ class Result:
 # Reading a submission
 
 AST_LOCK = threading.Lock()   # parsing learner code: one thread at a time (see _grade_into)
+
+# CPython 3.11 keeps the recursion depth of the AST converter in state shared by all threads, so
+# two threads calling ast.parse at once (two grading jobs, or a job and the main thread) can fail
+# with "SystemError: AST constructor recursion depth mismatch". Every ast.parse in the grader's
+# process (ours, IPython's, ast.literal_eval's) therefore goes through one lock.
+_PARSE_LOCK = threading.RLock()
+
+
+def _serialised_parse(parse):
+    def parse_one_at_a_time(*args, **kwargs):
+        with _PARSE_LOCK:
+            return parse(*args, **kwargs)
+    parse_one_at_a_time.__wrapped__ = parse
+    parse_one_at_a_time.__doc__ = parse.__doc__
+    parse_one_at_a_time.attnlab_serialised = True
+    return parse_one_at_a_time
+
+
+if not getattr(ast.parse, "attnlab_serialised", False):
+    ast.parse = _serialised_parse(ast.parse)
 MAX_NOTEBOOK_BYTES = 512 * 2**20   # the file, outputs included (plots make notebooks big)
 MAX_SOURCE_CHARS = 4 * 2**20       # the code and text a learner wrote: far above any real notebook
 MAX_DEPTH = 40                     # nesting of JSON in a notebook; deeper metadata is dropped
