@@ -144,11 +144,12 @@ def test_hidden_score_variance_messages_do_not_show_the_seed():
     assert "default_rng(" not in str(info.value) and "standard deviation" in str(info.value)
 
 
-def test_messages_are_deterministic():
+def test_messages_are_deterministic(monkeypatch):
     def no_scale(Q, K, V, mask=None):
         w = attnlab.masked_softmax(Q @ np.swapaxes(K, -1, -2), mask)
         return w @ V, w
     from attnlab.checks import _core
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "full")  # the self-study tiers
     _core._SEEN.clear()
     messages = []
     for _ in range(2):

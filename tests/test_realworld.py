@@ -51,12 +51,21 @@ def _run(impl: Impl, check: str, hidden: bool, secret: str | None) -> str | None
 
 @pytest.fixture(scope="module")
 def runs():
-    os.environ.setdefault("ATTNLAB_FEEDBACK", "mistake-only")  # plain, repeatable messages
-    out = []
-    for impl in CORRECT + BUGGY:
-        for check in impl.checks:
-            for mode, hidden, secret in MODES:
-                out.append(Run(impl, check, mode, _run(impl, check, hidden, secret)))
+    # plain, repeatable messages; put back afterwards, so that no later test in this worker
+    # inherits the graded-course setting
+    old = os.environ.get("ATTNLAB_FEEDBACK")
+    os.environ["ATTNLAB_FEEDBACK"] = "mistake-only"
+    try:
+        out = []
+        for impl in CORRECT + BUGGY:
+            for check in impl.checks:
+                for mode, hidden, secret in MODES:
+                    out.append(Run(impl, check, mode, _run(impl, check, hidden, secret)))
+    finally:
+        if old is None:
+            os.environ.pop("ATTNLAB_FEEDBACK", None)
+        else:
+            os.environ["ATTNLAB_FEEDBACK"] = old
     return out
 
 

@@ -281,7 +281,7 @@ def test_checks_accept_correct_variants(capsys):
     assert "✓ SelfAttention" in capsys.readouterr().out
 
 
-def test_module_check_names_the_missing_attribute():
+def test_module_check_names_the_missing_attribute(monkeypatch):
     class Renamed(nn.Module):
         def __init__(self, d_in, d_k, d_v, bias=False):
             super().__init__()
@@ -291,6 +291,7 @@ def test_module_check_names_the_missing_attribute():
             return X, X
 
     from attnlab.checks import _core
+    monkeypatch.setenv("ATTNLAB_FEEDBACK", "full")  # the self-study tiers
     _core._SEEN.clear()
     messages = []
     for _ in range(2):  # feedback in tiers: the code-level fix comes with the second failing run
