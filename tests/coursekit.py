@@ -205,3 +205,37 @@ def feedback_text(course: Path, student: str, assignment: str) -> str:
 
     path = course / "autograde" / "feedback" / student / assignment / f"{assignment}.html"
     return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+
+
+def recorded_spec(check, hidden: bool):
+    """The :class:`~attnlab.checks.CheckSpec` a check builds, without running it."""
+    import pytest
+
+    from attnlab.checks._core import SpecRecorded, SpecRecorder
+
+    recorder = SpecRecorder()
+    with pytest.raises(SpecRecorded):
+        check(recorder, hidden=hidden)
+    return recorder.spec
+
+
+def mistakes_not_told_apart(checks, hidden: bool, *, crash_loses_points: bool) -> list[str]:
+    """Catalogued mistakes of one exercise's checks that give the reference's answer on every
+    case. A mistake that crashes on every case is structural (it loses its points anyway); with
+    ``crash_loses_points`` a crash on some case counts as told apart too."""
+    from attnlab.checks._core import call, matches
+
+    caught: dict[str, bool] = {}
+    for spec in (recorded_spec(check, hidden) for check in checks):
+        refs = [call(spec.reference, case) for case in spec.cases]
+        assert all(r.error is None for r in refs), spec.exercise
+        for mistake in spec.mistakes:
+            outs = [call(mistake.impl, case) for case in spec.cases]
+            if all(o.error is not None for o in outs):
+                caught[mistake.name] = caught.get(mistake.name, True) if not crash_loses_points else True
+                continue
+            hit = any((crash_loses_points and o.error is not None and o.error != "NotApplicable")
+                      or (o.error is None and not matches(o.value, r.value, rtol=spec.rtol, atol=spec.atol))
+                      for o, r in zip(outs, refs))
+            caught[mistake.name] = caught.get(mistake.name, False) or hit
+    return [name for name, ok in caught.items() if not ok]

@@ -238,3 +238,19 @@ def test_two_mistakes_at_once_are_named_as_such():
         return attnlab.merge_heads(weights @ V), weights  # no W_o
     message = _message(check_multi_head_attention, mha)
     assert "two known mistakes at once: no scaling of the scores; and no output projection" in message
+
+
+def test_catalogue_distinctness_helper_reports_a_mistake_equal_to_the_reference():
+    """coursekit.mistakes_not_told_apart (used by the notebook 07 and 09 tests) can fail."""
+    import coursekit as ck
+    from attnlab.checks import Case, Mistake, run_check
+
+    def double(x):
+        return 2 * x
+
+    def check_double(fn, hidden=False):
+        run_check(fn, exercise="double", reference=double, cases=[Case((np.arange(3.0),))],
+                  mistakes=[Mistake("same as the reference", "", double),
+                            Mistake("triples", "", lambda x: 3 * x)])
+
+    assert ck.mistakes_not_told_apart([check_double], False, crash_loses_points=False) == ["same as the reference"]

@@ -214,7 +214,7 @@ def test_decode_rejects_bad_input():
 # The checks: every known mistake gives another answer than the reference on some case
 
 from attnlab.checks import transformer as checks09  # noqa: E402
-from attnlab.checks._core import SpecRecorded, SpecRecorder, call, matches  # noqa: E402
+import coursekit as ck  # noqa: E402
 
 EXERCISE_CHECKS = [
     (checks09.check_sinusoidal_positional_encoding, checks09.check_sinusoidal_positional_encoding_odd),
@@ -224,30 +224,10 @@ EXERCISE_CHECKS = [
 ]
 
 
-def _spec(check, hidden):
-    recorder = SpecRecorder()
-    with pytest.raises(SpecRecorded):
-        check(recorder, hidden=hidden)
-    return recorder.spec
-
-
 @pytest.mark.parametrize("hidden", [False, True])
 @pytest.mark.parametrize("checks", EXERCISE_CHECKS, ids=lambda c: c[0].__name__)
 def test_checks_tell_every_value_mistake_apart(checks, hidden):
-    caught: dict[str, bool] = {}
-    for spec in (_spec(check, hidden) for check in checks):
-        refs = [call(spec.reference, case) for case in spec.cases]
-        assert all(r.error is None for r in refs), spec.exercise
-        for mistake in spec.mistakes:
-            outs = [call(mistake.impl, case) for case in spec.cases]
-            if all(o.error is not None for o in outs):
-                caught[mistake.name] = True  # structural, or a crash on these inputs: points lost
-                continue
-            hit = any(o.error is not None and o.error != "NotApplicable"  # a crash loses the points too
-                      or o.error is None and not matches(o.value, r.value, rtol=spec.rtol, atol=spec.atol)
-                      for o, r in zip(outs, refs))
-            caught[mistake.name] = caught.get(mistake.name, False) or hit
-    assert all(caught.values()), [name for name, ok in caught.items() if not ok]
+    assert not ck.mistakes_not_told_apart(checks, hidden, crash_loses_points=True)
 
 
 def test_library_passes_its_own_checks(capsys):
