@@ -4,7 +4,9 @@ Each sandbox runs under ``bwrap`` with a filesystem view of its own: the system 
 ``/lib``, ``/etc``, ...), the virtualenv and the ``attnlab`` package read-only; the job's work
 folder (that submission's copy, nothing else) and results folder read-write at ``/job``; a
 private ``/tmp`` on disk; no network, no IPC, its own PID namespace (every process it starts dies
-with it), ``--die-with-parent`` and ``--new-session``. The course (gradebook, solutions, source
+with it), its own user namespace with further user namespaces disabled (``--disable-userns``,
+bubblewrap >= 0.8), a read-only ``/proc`` (a process cannot reset its own peak-memory counters),
+no capabilities, ``--die-with-parent`` and ``--new-session``. The course (gradebook, solutions, source
 notebooks, other submissions) is not in that view at all. Where a cgroup can be created (root,
 or a delegated cgroup v2 subtree) the whole sandbox also gets a memory limit and a task limit;
 otherwise the sandbox sets ``RLIMIT_NPROC`` and ``RLIMIT_AS`` for itself and every process it
@@ -50,6 +52,7 @@ class Isolation:
 
 _probed: Isolation | None = None
 _lock = threading.Lock()
+_disable_userns: bool | None = None   # whether this bwrap knows --disable-userns (>= 0.8)
 
 
 def probe() -> Isolation:
@@ -62,9 +65,22 @@ def probe() -> Isolation:
 
 
 def reset_probe() -> None:
-    global _probed
+    global _probed, _disable_userns
     with _lock:
-        _probed = None
+        _probed = _disable_userns = None
+
+
+def _userns_options() -> list[str]:
+    """``--unshare-user --disable-userns`` where this bubblewrap has it (0.8 and later): the
+    submission cannot make user namespaces of its own (and the capabilities they bring)."""
+    global _disable_userns
+    if _disable_userns is None:
+        try:
+            out = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=30)
+            _disable_userns = "--disable-userns" in (out.stdout + out.stderr)
+        except (OSError, subprocess.TimeoutExpired):
+            _disable_userns = False
+    return ["--unshare-user", "--disable-userns"] if _disable_userns else []
 
 
 def _probe() -> Isolation:
@@ -77,8 +93,9 @@ def _probe() -> Isolation:
         why = "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
     else:
         try:
-            proc = subprocess.run(["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
-                                   "--proc", "/proc", "--dev", "/dev", "true"],
+            proc = subprocess.run(["bwrap", "--unshare-all", *_userns_options(), "--die-with-parent",
+                                   "--ro-bind", "/", "/", "--proc", "/proc", "--remount-ro", "/proc",
+                                   "--dev", "/dev", "true"],
                                   capture_output=True, timeout=30)
             why = "" if proc.returncode == 0 else (
                 "bwrap cannot create namespaces here (" + proc.stderr.decode("utf-8", "replace").strip()[:160] + ")")
@@ -113,12 +130,17 @@ def _readonly_roots() -> list[str]:
     return out
 
 
-def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str] = ()) -> list[str]:
+def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str] = (),
+            as_pid_1: bool = False) -> list[str]:
     """The bwrap command line that runs ``argv`` with ``job_dir`` as ``/job`` (``work``,
     ``results`` and ``tmp`` inside it) and nothing else of the host's writable files.
     ``hide``: folders (the course) covered by an empty tmpfs should they lie inside a system
-    folder that is bound (a course kept under ``/opt``)."""
-    cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+    folder that is bound (a course kept under ``/opt``). ``as_pid_1``: ``argv`` is bwrap's own
+    child (no reaper in between), so the kernel's account of its peak resident size reaches
+    whoever waits for bwrap (the grader's memory probe)."""
+    cmd = ["bwrap", "--unshare-all", *_userns_options(), "--die-with-parent", "--new-session", "--clearenv"]
+    if as_pid_1:
+        cmd.append("--as-pid-1")
     bound = []
     for d in SYSTEM_DIRS:
         if os.path.isdir(d) and not os.path.islink(d):
@@ -132,7 +154,7 @@ def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str]
             cmd += ["--tmpfs", real]
     for r in _readonly_roots():
         cmd += ["--ro-bind", r, r]
-    cmd += ["--proc", "/proc", "--dev", "/dev",
+    cmd += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev",
             "--bind", str(job_dir / "tmp"), "/tmp",
             "--dir", JOB_ROOT,
             "--bind", str(job_dir / "work"), f"{JOB_ROOT}/work",

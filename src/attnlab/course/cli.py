@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="budget per cell of the learner's code, seconds (default: %(default)s)")
     g.add_argument("--memory", type=int, default=defaults.memory_mib,
                    help="memory limit per notebook, MiB (default: %(default)s)")
+    g.add_argument("--grader-memory", type=int, default=defaults.grader_mib,
+                   help="the grader's own memory bound (heap), MiB (default: %(default)s)")
     g.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
     g.add_argument("--no-feedback", action="store_true", help="skip the feedback HTML")
     args = parser.parse_args(argv)
@@ -56,8 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.jobs < 1:
         parser.error(f"--jobs: expected a positive number, got {args.jobs}")
+    if args.memory < 64:
+        parser.error(f"--memory: expected at least 64 (MiB), got {args.memory}")
+    if args.grader_memory < 512:
+        parser.error(f"--grader-memory: expected at least 512 (MiB), got {args.grader_memory}")
     limits = Limits(notebook_seconds=args.timeout, cell_seconds=min(args.cell_timeout, args.timeout),
-                    memory_mib=args.memory)
+                    memory_mib=args.memory, grader_mib=args.grader_memory)
     _grade.grade(root, args.assignments or None, csv=args.csv, jobs=args.jobs, limits=limits,
                  students=args.student, feedback=not args.no_feedback)
     return 0

@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from . import boundary, records, secret
-from .grading import Limits, Result, Submission, grade_submission, mark_late, read_timestamp
+from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
+                      read_timestamp)
 from .plan import plan_assignment
 from .release import apply_due_dates, assignments, nbgrader, release
 
@@ -88,6 +89,12 @@ def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grade
           limits: Limits | None = None, students: list[str] | None = None, feedback: bool = True) -> list[Result]:
     """Grade every submission of the given (or every submitted) assignment."""
     limits = limits or Limits()
+    with grader_memory_bound(limits):
+        return _grade(root, only, csv, jobs, limits, students, feedback)
+
+
+def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limits,
+           students: list[str] | None, feedback: bool) -> list[Result]:
     subs, warnings = discover(root, only, students)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)

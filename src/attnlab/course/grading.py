@@ -10,6 +10,7 @@ notebook or tampering detected.
 from __future__ import annotations
 
 import ast
+import contextlib
 import datetime as dt
 import io
 import json
@@ -47,6 +48,38 @@ class Limits:
     memory_mib: int = 2048            # address space of the learner's process
     output_chars: int = 20_000        # learner output kept per cell
     file_mib: int = 64                # largest file the learner's process may write
+    grader_mib: int = 6144            # the grader's own heap (RLIMIT_DATA), whatever it reads
+
+
+@contextlib.contextmanager
+def grader_memory_bound(limits: Limits):
+    """Bound the trusted grader's own memory for the duration of a batch: ``RLIMIT_DATA`` (heap
+    and private writable mappings, Linux >= 4.7) set to ``limits.grader_mib``, never above the
+    hard limit nor below the sandboxes' own limit. Whatever a submission makes the grader read
+    (a notebook of plots, a forged result), an allocation beyond it is a ``MemoryError`` in
+    that submission's thread, so that submission's ``grader error``, not a machine out of
+    memory. The previous limit is restored afterwards (tests grade in their own process)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    except (ImportError, OSError, ValueError, AttributeError):  # not on this platform
+        yield None
+        return
+    want = max(int(limits.grader_mib), 2 * int(limits.memory_mib)) * 2**20
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        yield soft  # already bound at least as tightly
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (OSError, ValueError):
+        yield None
+        return
+    try:
+        yield want
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
 
 
 @dataclass
@@ -431,22 +464,76 @@ class SandboxRun:
     killed: str | None      # "timeout" or "memory" when the grader stopped it
     seconds: float
     output: str
+    peak: int | None = None  # a memory probe: extra peak resident bytes after its baseline
+    how: str = ""            # how that peak was measured
+
+
+def _python_pid(proc, isolated: bool) -> int | None:
+    """The host pid of the sandbox's Python: bwrap's child under bubblewrap (``--as-pid-1``),
+    the process itself otherwise."""
+    if not isolated:
+        return proc.pid
+    import psutil
+
+    for _ in range(50):
+        try:
+            for child in psutil.Process(proc.pid).children(recursive=True):
+                if any("attnlab.course.sandbox" in part for part in child.cmdline()):
+                    return child.pid
+        except psutil.Error:
+            return None
+        time.sleep(0.01)
+    return None
+
+
+def _status_kib(pid: int, field: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _baseline(pid: int | None) -> tuple[int | None, str]:
+    """Reset the peak resident size of process ``pid`` from outside (``/proc/PID/clear_refs``,
+    writable by the grader, read-only inside the sandbox) and read its resident size: the
+    memory probe's baseline, taken before any learner code runs."""
+    if pid is None:
+        return None, ""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+        rss = _status_kib(pid, "VmRSS")
+        return (None if rss is None else rss * 1024), "reset"
+    except OSError:  # not ours to reset (another user's process): its peak so far is the baseline
+        hwm = _status_kib(pid, "VmHWM")
+        return (None if hwm is None else hwm * 1024), "peak so far"
 
 
 def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Isolation,
                 hide: list[str] = ()) -> SandboxRun:
     """Run the sandbox on ``job`` (sent on its stdin), under bubblewrap when ``isolation`` allows,
-    with the wall-clock budget, a memory backstop and bounded output."""
+    with the wall-clock budget, a memory backstop and bounded output.
+
+    A memory probe (``job["probe"]``) also measures the peak resident size of the learner's
+    process from outside: when the sandbox says it is ready (no learner code has run yet) the
+    grader resets that process's peak and reads its baseline, then lets it go on; when the
+    process has ended, ``wait4`` gives the kernel's count of its peak resident size (the
+    process cannot reset it: ``/proc`` is read-only inside the boundary)."""
     import psutil
 
     start = time.perf_counter()
+    probe = bool(job.get("probe"))
     cgroup = None
     if isolation.isolated:
         inside = boundary.JOB_ROOT
         argv = [sys.executable, "-I", "-m", "attnlab.course.sandbox", inside]
         env = _clean_env(f"{inside}/work", "/tmp")
         cgroup = boundary.Cgroup(int(limits.memory_mib * 2**20 * 1.5))
-        cmd = cgroup.wrap(boundary.command(job_dir, argv, env, hide=list(hide)))
+        cmd = cgroup.wrap(boundary.command(job_dir, argv, env, hide=list(hide), as_pid_1=probe))
         popen_env, cwd = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, str(job_dir)
     else:
         cmd = [sys.executable, "-I", "-m", "attnlab.course.sandbox", str(job_dir)]
@@ -458,17 +545,24 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     def feed() -> None:
         try:
             proc.stdin.write(payload)
-            proc.stdin.close()
+            proc.stdin.flush()
+            if not probe:
+                proc.stdin.close()
         except OSError:  # the sandbox died before reading its job
             pass
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     kept: list[bytes] = []
+    ready = threading.Event()
 
     def drain() -> None:  # keep the first 20 kB of whatever escapes to the real stdout
-        size = 0
-        for chunk in iter(lambda: proc.stdout.read(65536), b""):
+        size, seen = 0, b""
+        for chunk in iter(lambda: proc.stdout.read1(65536), b""):
+            if probe and not ready.is_set():
+                seen = (seen + chunk)[-4096:]
+                if sandbox.READY_MARK in seen:
+                    ready.set()
             if size < 20_000:
                 kept.append(chunk[: 20_000 - size])
                 size += len(chunk)
@@ -482,13 +576,23 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     except psutil.Error:
         ps = None
     next_memory_check = 0.0
+    base, how, maxrss = None, "", None
     try:
         while True:
-            try:
-                proc.wait(timeout=0.1)
+            done, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if done:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                maxrss = usage.ru_maxrss * 1024  # KiB on Linux
                 break
-            except subprocess.TimeoutExpired:
-                pass
+            if probe and ready.is_set() and not how:
+                base, how = _baseline(_python_pid(proc, isolation.isolated))
+                how = how or "no baseline"
+                try:
+                    proc.stdin.write(b"go\n")
+                    proc.stdin.close()
+                except OSError:
+                    pass
+            time.sleep(0.02 if probe and not how else 0.1)
             elapsed = time.perf_counter() - start
             if elapsed > limits.notebook_seconds:
                 killed = "timeout"
@@ -509,39 +613,85 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        proc.wait()
+        if proc.returncode is None:
+            proc.wait()
         if cgroup is not None and not killed and proc.returncode not in (0, None) and cgroup.oom_killed():
             killed = "memory"
     finally:
-        if proc.poll() is None:
+        if proc.returncode is None and proc.poll() is None:
             proc.kill()
             proc.wait()
         if cgroup is not None:
             cgroup.remove()
     reader.join(timeout=5)
     writer.join(timeout=1)
+    peak = None
+    if probe and base is not None and maxrss is not None and not killed:
+        peak = max(maxrss - base, 0)
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
-                      b"".join(kept).decode("utf-8", "replace"))
+                      b"".join(kept).decode("utf-8", "replace"), peak,
+                      {"reset": "peak resident memory of a process of its own, read by the grader",
+                       "peak so far": "peak resident memory of a process of its own, read by the grader "
+                                      "(its peak before the baseline could not be reset)"}.get(how, how))
 
 
 def _load_json(path: Path, limit: int = 4 * 2**20):
     return json.loads(read_regular(path, limit).decode("utf-8"))
 
 
-def _load_arrays(path: Path, limit: int = MAX_RESULT_BYTES) -> dict[str, np.ndarray]:
-    """The arrays of a results ``.npz``, each member's header checked (plain dtype, size within
-    ``limit`` in all) before anything is allocated for its data."""
+SMALL_RESULT_BYTES = 2**20   # an answer this small is read without asking the reference
+RESULT_SLACK = 16            # a wrong answer may be this many times the reference's size
+
+
+@dataclass(frozen=True)
+class AnswerBound:
+    """What the reference's answer to one case looks like: the most bytes and dimensions a
+    learner's answer to it may declare before the grader allocates anything for it."""
+    nbytes: int
+    ndim: int
+
+    @staticmethod
+    def of(spec, index: int) -> "AnswerBound":
+        from attnlab.checks._core import call
+
+        try:
+            ref = call(spec.reference, spec.cases[index])
+        except Exception:  # noqa: BLE001 - a check without a plain reference: the general caps
+            return AnswerBound(MAX_RESULT_BYTES, 32)
+        arrays = _leaf_arrays(ref.value) if ref.error is None else []
+        if not arrays:
+            return AnswerBound(SMALL_RESULT_BYTES, 8)
+        ref_bytes = sum(a.size * 8 for a in arrays)
+        return AnswerBound(min(MAX_RESULT_BYTES, max(SMALL_RESULT_BYTES, RESULT_SLACK * ref_bytes)),
+                           max(a.ndim for a in arrays) + 2)
+
+
+def _leaf_arrays(value, depth: int = 0) -> list[np.ndarray]:
+    if isinstance(value, (tuple, list)) and depth < 8:
+        return [a for v in value for a in _leaf_arrays(v, depth + 1)]
+    try:
+        arr = np.asarray(value)
+    except Exception:  # noqa: BLE001 - an object: no array
+        return []
+    return [arr] if arr.dtype.kind in "biufc" else []
+
+
+def _load_arrays(path: Path, limit: int = MAX_RESULT_BYTES, bound=None) -> dict[str, np.ndarray]:
+    """The arrays of a results ``.npz``. Every member's header is read first and checked (a
+    plain dtype, float64 or bool as the sandbox writes them; no more dimensions and bytes than
+    ``bound()``, the reference's answer with room for a wrong shape, allows; ``limit`` in all)
+    before anything is allocated for any array's data."""
     import zipfile
 
     from numpy.lib import format as npformat
 
     raw = read_regular(path, limit + (1 << 20))
-    out, total = {}, 0
+    out, headers = {}, []
     with zipfile.ZipFile(io.BytesIO(raw)) as archive:
         members = archive.infolist()
         if len(members) > 64:
             raise ValueError("too many arrays")
-        for info in members:
+        for info in members:  # headers only
             if not info.filename.endswith(".npy") or info.file_size > limit:
                 raise ValueError(f"unexpected member {info.filename[:40]!r}")
             with archive.open(info) as fh:
@@ -552,21 +702,35 @@ def _load_arrays(path: Path, limit: int = MAX_RESULT_BYTES) -> dict[str, np.ndar
                     shape, fortran, dtype = npformat.read_array_header_2_0(fh)
                 else:
                     raise ValueError(f"unsupported .npy version {version}")
-                if dtype not in (np.dtype(np.float64), np.dtype(bool)) or len(shape) > 32:
-                    raise ValueError(f"unexpected array type {dtype} of {len(shape)} dimensions")
-                nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize if shape else dtype.itemsize
-                total += nbytes
-                if nbytes < 0 or total > limit or nbytes > info.file_size:
-                    raise ValueError("the arrays are larger than they say")
+            if dtype not in (np.dtype(np.float64), np.dtype(bool)) or len(shape) > 32:
+                raise ValueError(f"unexpected array type {dtype} of {len(shape)} dimensions")
+            nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize if shape else dtype.itemsize
+            if nbytes < 0 or nbytes > info.file_size:
+                raise ValueError("the arrays are larger than they say")
+            headers.append((info, shape, fortran, dtype, nbytes))
+        total = sum(h[4] for h in headers)
+        if total > limit:
+            raise ValueError("the arrays are larger than they say")
+        ndim = max((len(h[1]) for h in headers), default=0)
+        if bound is not None and (total > SMALL_RESULT_BYTES or ndim > 8):
+            b = bound()
+            if total > b.nbytes or ndim > b.ndim:
+                raise ValueError(f"the arrays are larger than they say: {total} bytes in {ndim} dimensions "
+                                 f"where the reference's answer allows {b.nbytes} in {b.ndim}")
+        for info, shape, fortran, dtype, nbytes in headers:
+            with archive.open(info) as fh:  # past the header again, then the data
+                version = npformat.read_magic(fh)
+                (npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0)(fh)
                 data = fh.read(nbytes + 1)
-                if len(data) != nbytes:
-                    raise ValueError("the array data does not match its header")
-                arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
-                out[info.filename[:-4]] = arr
+            if len(data) != nbytes:
+                raise ValueError("the array data does not match its header")
+            out[info.filename[:-4]] = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
     return out
 
 
-def _load_outcome(results: Path, call_id: int) -> Outcome | None:
+def _load_outcome(results: Path, call_id: int, bound=None) -> Outcome | None:
+    """The answer the sandbox wrote for one call; ``bound`` (a function returning an
+    :class:`AnswerBound`) says how large it may be."""
     meta_path, arr_path = results / f"{call_id:04d}.json", results / f"{call_id:04d}.npz"
     try:
         record = _load_json(meta_path)
@@ -580,10 +744,10 @@ def _load_outcome(results: Path, call_id: int) -> Outcome | None:
         value = None
         if record.get("error") is None:
             try:
-                arrays = _load_arrays(arr_path)
+                arrays = _load_arrays(arr_path, bound=bound)
             except ValueError as exc:
                 if "larger" in str(exc) or "MiB" in str(exc):
-                    return Outcome(error="ResultTooLarge", message="the result is too large")
+                    return Outcome(error="ResultTooLarge", message="the result is far larger than the expected answer")
                 raise
             value = decode(record.get("value", {"kind": "none"}), arrays)
         error = record.get("error")
@@ -593,9 +757,11 @@ def _load_outcome(results: Path, call_id: int) -> Outcome | None:
         return Outcome(error="BrokenResult", message=f"the result could not be read ({type(exc).__name__})")
 
 
-def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str, str]) -> list[CellVerdict]:
+def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str, str],
+          outcomes: dict[int, Outcome] | None = None) -> list[CellVerdict]:
     """Each grade cell's score from the sandbox's answers (full points only if every case of
-    every check in it is right)."""
+    every check in it is right); ``outcomes``: answers the grader measured itself (memory)."""
+    outcomes = outcomes or {}
     verdicts = []
     for cell in plan.grade_cells:
         lines, passed = [], True
@@ -607,7 +773,8 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 break
             message = None
             for i in range(len(cc.spec.cases)):
-                outcome = _load_outcome(results, cc.first_id + i)
+                outcome = outcomes.get(cc.first_id + i) or _load_outcome(
+                    results, cc.first_id + i, bound=lambda spec=cc.spec, i=i: AnswerBound.of(spec, i))
                 if outcome is None:
                     message = (f"{cc.learner_name} could not be checked: the notebook stopped before "
                                f"the grader could call it ({stopped or 'no answer came back'}).")
@@ -726,6 +893,11 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
                     timestamp=sub.timestamp.isoformat() if sub.timestamp else "")
     try:
         _grade_into(result, sub, plan, limits, scratch, denied)
+    except MemoryError:  # the grader's own bound (grader_memory_bound): this submission only
+        result.status, result.score, result.learner_nb = "grader error", 0.0, None
+        result.cells = []
+        result.details.append(f"internal error while grading: the grader would have needed more than "
+                              f"its {limits.grader_mib} MiB to read this submission")
     except Exception as exc:  # noqa: BLE001 - one broken submission never stops a batch
         result.status, result.score = "grader error", 0.0
         result.details.append(f"internal error while grading: {type(exc).__name__}: {exc}")
@@ -839,7 +1011,8 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
         elif error and not label.startswith("demo cell"):
             result.details.append(f"{label}: {error[:200]}")
     stopped = statuses[0][1] if statuses else ""
-    result.cells = judge(plan, results, stopped, borrowed)
+    measured = _measure_outside(plan, results, job, limits, scratch, isolation, denied, sub)
+    result.cells = judge(plan, results, stopped, borrowed, measured)
     result.score = sum(v.score for v in result.cells)
     for exercise, detail in borrowed.items():
         tampering.append(detail)
@@ -852,6 +1025,63 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
     if statuses:
         result.status = statuses[0][0]
         result.details = [d for _, d in statuses] + result.details
+
+
+def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Limits, scratch: Path,
+                     isolation: boundary.Isolation, denied: list[Path], sub: Submission) -> dict[int, Outcome]:
+    """Answers to the checks that measure memory (notebook 08), measured by the grader itself:
+    for each such call that the main run answered, a memory probe (a sandbox of its own, the
+    same cells, then only that call) whose peak resident size the grader reads from the kernel,
+    outside the learner's process (see :func:`run_sandbox`). What the learner's code does to
+    ``tracemalloc`` or to its own counters changes nothing; memory its cells keep (a buffer
+    allocated in advance) counts, since the baseline is taken before any of its code runs."""
+    out: dict[int, Outcome] = {}
+    for cell in plan.grade_cells:
+        for cc in cell.calls:
+            pair = getattr(cc.spec.invoke, "measured_outside", None)
+            if pair is None:
+                continue
+            call_plain, verdict = pair
+            for i, case in enumerate(cc.spec.cases):
+                cid = cc.first_id + i
+                first = _load_outcome(results, cid, bound=lambda spec=cc.spec, i=i: AnswerBound.of(spec, i))
+                if first is None or first.error is not None:
+                    continue  # not defined, not implemented, or failed: judged on the main run
+                out[cid] = _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation,
+                                         denied, sub)
+    return out
+
+
+def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub) -> Outcome:
+    cid = cc.first_id + i
+    job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
+    try:
+        copy_submission(sub.folder, job_dir / "work")
+        (job_dir / "results").mkdir()
+        (job_dir / "tmp").mkdir()
+        inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
+        probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "",
+                         calls=[{"id": cid, "name": cc.learner_name, "invoke": call_plain,
+                                 "args": case.args, "kwargs": case.kwargs}],
+                         probe={"warmup": [(cc.spec.reference, case.args, case.kwargs)]})
+        run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied])
+        if run.killed == "timeout":
+            return Outcome(error="TimeoutError", message="the memory measurement did not finish in time")
+        if run.killed == "memory":
+            return Outcome(error="MemoryError", message="out of memory")
+        got = _load_outcome(job_dir / "results", cid, bound=lambda: AnswerBound.of(cc.spec, i))
+        if got is None:
+            return Outcome(error="MemoryNotMeasured",
+                           message=f"its process ended (exit code {run.returncode}) before it answered, "
+                                   "so the grader could not measure its memory")
+        if got.error is not None:
+            return got
+        if run.peak is None:
+            return Outcome(error="MemoryNotMeasured", message="the grader could not read its peak memory")
+        message = verdict(run.peak, run.how, *case.args, **case.kwargs)
+        return Outcome(error="TooMuchMemory", message=message) if message else got
+    finally:
+        shutil.rmtree(job_dir, ignore_errors=True)
 
 
 def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None) -> None:

@@ -133,11 +133,15 @@ def plan_assignment(root: Path, assignment: str) -> AssignmentPlan:
 
 
 def job_calls(plan: AssignmentPlan) -> list[dict]:
-    """The calls the sandbox makes: every case of every check call, numbered."""
+    """The calls the sandbox makes: every case of every check call, numbered. A check that
+    measures memory is called plainly here (its answer); the grader measures its memory in a
+    process of its own (``grading._measure_outside``), never trusting the learner's process."""
     out = []
     for cell in plan.grade_cells:
         for cc in cell.calls:
+            outside = getattr(cc.spec.invoke, "measured_outside", None)
+            invoke = outside[0] if outside else cc.spec.invoke
             for i, case in enumerate(cc.spec.cases):
-                out.append({"id": cc.first_id + i, "name": cc.learner_name, "invoke": cc.spec.invoke,
+                out.append({"id": cc.first_id + i, "name": cc.learner_name, "invoke": invoke,
                             "args": case.args, "kwargs": case.kwargs})
     return out
