@@ -468,17 +468,35 @@ class SandboxRun:
     how: str = ""            # how that peak was measured
 
 
-def _python_pid(proc, isolated: bool) -> int | None:
-    """The host pid of the sandbox's Python: bwrap's child under bubblewrap (``--as-pid-1``),
-    the process itself otherwise."""
-    if not isolated:
-        return proc.pid
+# The memory probe's waiter: a small process between the grader and the sandbox that waits for
+# it and writes the kernel's count of its peak resident size (``wait4``'s ``ru_maxrss``, KiB) to
+# the pipe whose fd is its first argument (the sandbox does not inherit it). It is needed because a process started by ``vfork`` from the grader inherits the
+# grader's own peak at ``exec``; started from this small process, the count is the sandbox's.
+WAITER = (
+    "import os, subprocess, sys\n"
+    "fd = int(sys.argv[1])\n"
+    "p = subprocess.Popen(sys.argv[2:])\n"
+    "while True:\n"
+    "    try:\n"
+    "        _, status, usage = os.wait4(p.pid, 0)\n"
+    "        break\n"
+    "    except InterruptedError:\n"
+    "        pass\n"
+    "os.write(fd, b'%d\\n' % usage.ru_maxrss)\n"
+    "code = os.waitstatus_to_exitcode(status)\n"
+    "os._exit(code if code >= 0 else 128 - code)\n"
+)
+
+
+def _python_pid(proc) -> int | None:
+    """The host pid of the sandbox's Python (under the waiter, and under bwrap's ``--as-pid-1``)."""
     import psutil
 
     for _ in range(50):
         try:
             for child in psutil.Process(proc.pid).children(recursive=True):
-                if any("attnlab.course.sandbox" in part for part in child.cmdline()):
+                argv = child.cmdline()
+                if argv[:1] == [sys.executable] and argv[1:4] == ["-I", "-m", "attnlab.course.sandbox"]:
                     return child.pid
         except psutil.Error:
             return None
@@ -538,8 +556,17 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     else:
         cmd = [sys.executable, "-I", "-m", "attnlab.course.sandbox", str(job_dir)]
         popen_env, cwd = _clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
-    proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    peak_r = peak_w = None
+    if probe:
+        peak_r, peak_w = os.pipe()
+        cmd = [sys.executable, "-I", "-S", "-c", WAITER, str(peak_w), *cmd]
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True,
+                                pass_fds=(peak_w,) if probe else ())
+    finally:
+        if peak_w is not None:
+            os.close(peak_w)
     payload = pickle.dumps(job)
 
     def feed() -> None:
@@ -585,7 +612,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 maxrss = usage.ru_maxrss * 1024  # KiB on Linux
                 break
             if probe and ready.is_set() and not how:
-                base, how = _baseline(_python_pid(proc, isolation.isolated))
+                base, how = _baseline(_python_pid(proc))
                 how = how or "no baseline"
                 try:
                     proc.stdin.write(b"go\n")
@@ -626,8 +653,16 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     reader.join(timeout=5)
     writer.join(timeout=1)
     peak = None
-    if probe and base is not None and maxrss is not None and not killed:
-        peak = max(maxrss - base, 0)
+    if probe:
+        try:
+            text = os.read(peak_r, 64).decode("ascii", "replace").strip()
+            maxrss = int(text) * 1024 if text.isdigit() else None
+        except OSError:
+            maxrss = None
+        finally:
+            os.close(peak_r)
+        if base is not None and maxrss is not None and not killed:
+            peak = max(maxrss - base, 0)
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
                       b"".join(kept).decode("utf-8", "replace"), peak,
                       {"reset": "peak resident memory of a process of its own, read by the grader",

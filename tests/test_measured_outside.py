@@ -1,0 +1,253 @@
+"""Measurements the learner's process cannot fake (issue 11), and the trusted side's own bounds.
+
+Notebook 08's memory check is graded by a memory probe: a sandbox of its own runs the learner's
+cells and then only the measured call; the grader resets that process's peak resident size from
+outside before any learner code runs and reads the kernel's count when it has ended. These tests
+grade, through the real grader, honest tiled attention (numpy and torch) and the ways a learner
+could try to look tiled without being tiled: switching ``tracemalloc`` off, a buffer allocated in
+advance, resetting the process's own peak counter, untiled torch (invisible to ``tracemalloc``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import coursekit as ck
+from catalogue import nb08_efficient_attention as cat
+
+pytestmark = pytest.mark.notebooks
+
+A = "08_efficient_attention"
+MEMORY_CELLS = ("test_tiled_attention_memory",)
+
+# An honest tiled attention in torch (float64 tensors, any batch shape).
+TORCH_TILED = '''
+import torch
+
+def tiled_attention(Q, K, V, tile_size, causal=False):
+    Q, K, V = (torch.as_tensor(a, dtype=torch.float64) for a in (Q, K, V))
+    Lq, Dk = Q.shape[-2:]
+    Lk, Dv = V.shape[-2:]
+    batch = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    out = torch.zeros(*batch, Lq, Dv, dtype=torch.float64)
+    lse = torch.zeros(*batch, Lq, dtype=torch.float64)
+    for i0 in range(0, Lq, tile_size):
+        i1 = min(i0 + tile_size, Lq)
+        m = torch.full((*batch, i1 - i0), float("-inf"), dtype=torch.float64)
+        l = torch.zeros(*batch, i1 - i0, dtype=torch.float64)
+        acc = torch.zeros(*batch, i1 - i0, Dv, dtype=torch.float64)
+        last = min(Lk, i1) if causal else Lk
+        for j0 in range(0, last, tile_size):
+            j1 = min(j0 + tile_size, Lk)
+            S = Q[..., i0:i1, :] @ K[..., j0:j1, :].transpose(-1, -2) / Dk ** 0.5
+            if causal and j1 - 1 > i0:
+                visible = torch.arange(j0, j1)[None, :] <= torch.arange(i0, i1)[:, None]
+                S = S.masked_fill(~visible, float("-inf"))
+            m_new = torch.maximum(m, S.max(dim=-1).values)
+            p = torch.exp(S - m_new[..., None])
+            scale = torch.exp(m - m_new)
+            l = l * scale + p.sum(dim=-1)
+            acc = acc * scale[..., None] + p @ V[..., j0:j1, :]
+            m = m_new
+        out[..., i0:i1, :] = acc / l[..., None]
+        lse[..., i0:i1] = m + torch.log(l)
+    return out.numpy(), lse.numpy()
+'''
+
+# Untiled, with tracemalloc switched off first (it fooled the in-process measurement).
+TRACEMALLOC_OFF = "import tracemalloc\n" + cat.NO_TILING.replace(
+    "    S = Q @", "    tracemalloc.stop()\n    S = Q @", 1)
+
+# Untiled into a buffer allocated by the cell in advance (no allocation during the call).
+PREALLOCATED = '''
+import numpy as np
+
+_SCORES = np.empty((4096, 4096))
+
+def tiled_attention(Q, K, V, tile_size, causal=False):
+    Lq, Lk = Q.shape[-2], K.shape[-2]
+    if Q.ndim != 2 or causal or Lq > 4096 or Lk > 4096:
+        return attnlab.scaled_dot_product_attention(Q, K, V, attnlab.causal_mask(Lq, Lk) if causal else None)[0], None
+    S = _SCORES[:Lq, :Lk]
+    np.matmul(Q, K.T, out=S)
+    S /= np.sqrt(Q.shape[-1])
+    m = S.max(axis=-1, keepdims=True)
+    np.subtract(S, m, out=S)
+    np.exp(S, out=S)
+    l = S.sum(axis=-1, keepdims=True)
+    return (S @ V) / l, (m + np.log(l))[..., 0]
+'''
+
+# Untiled, then the process's own peak counter reset before returning.
+RESETS_ITS_PEAK = cat.NO_TILING.replace(
+    "    return (e / l) @ V, (m + np.log(l))[..., 0]",
+    "    out, lse = (e / l) @ V, (m + np.log(l))[..., 0]\n    del S, e\n"
+    "    try:\n        with open('/proc/self/clear_refs', 'w') as f:\n            f.write('5')\n"
+    "    except OSError:\n        pass\n    return out, lse", 1)
+assert RESETS_ITS_PEAK != cat.NO_TILING and TRACEMALLOC_OFF != cat.NO_TILING
+
+UNTILED_TORCH = next(w.code for w in cat.WRONG if w.label == "torch, untiled")
+
+SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep their points)
+    "honest_numpy": (None, True),
+    "honest_torch": (TORCH_TILED, True),
+    "untiled": (cat.NO_TILING, False),
+    "tracemalloc_off": (TRACEMALLOC_OFF, False),
+    "preallocated_buffer": (PREALLOCATED, False),
+    "resets_its_peak": (RESETS_ITS_PEAK, False),
+    "untiled_torch": (UNTILED_TORCH, False),
+}
+
+
+def _modes():
+    from attnlab.course import boundary
+
+    return ["bwrap", "guard"] if boundary._probe().isolated else ["guard"]
+
+
+@pytest.fixture(scope="module", params=_modes())
+def graded(request, tmp_path_factory):
+    from attnlab.course import boundary, grading
+    from attnlab.course.plan import plan_assignment
+
+    mode = request.param
+    scratch = tmp_path_factory.mktemp(f"measured-{mode}")
+    plan = plan_assignment(ck.ROOT, A)
+    names = [n for n in SUBMISSIONS if mode == "bwrap" or n != "resets_its_peak"]  # see the README
+    subs = []
+    for name in names:
+        code = SUBMISSIONS[name][0]
+        nb = ck.completed_student_notebook(A, None if code is None else {"tiled_attention": code})
+        folder = scratch / "submitted" / name / A
+        folder.mkdir(parents=True)
+        (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+        subs.append(grading.Submission(name, A, folder))
+    old = os.environ.get(boundary.ENV)
+    os.environ[boundary.ENV] = mode
+    boundary.reset_probe()
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(
+                lambda s: grading.grade_submission(s, plan, grading.Limits(), scratch, [ck.ROOT]), subs))
+    finally:
+        if old is None:
+            os.environ.pop(boundary.ENV, None)
+        else:
+            os.environ[boundary.ENV] = old
+        boundary.reset_probe()
+    return mode, {r.student: r for r in results}
+
+
+@pytest.mark.parametrize("name", list(SUBMISSIONS))
+def test_memory_is_judged_from_outside(graded, name):
+    mode, results = graded
+    if name not in results:
+        pytest.skip("without the OS boundary a process can reset its own peak counter (README)")
+    r = results[name]
+    assert r.status in ("graded", "tampering detected"), (r.status, r.details)
+    cells = {c.grade_id: c for c in r.cells}
+    keeps = SUBMISSIONS[name][1]
+    for gid in MEMORY_CELLS:
+        cell = cells[gid]
+        if keeps:
+            assert cell.passed, f"{mode} {name}: {cell.lines[0]}"
+        else:
+            assert not cell.passed and cell.score == 0, (mode, name, cell.lines)
+            assert "held" in cell.lines[0] and "read by the grader" in cell.lines[0], cell.lines[0]
+            assert "materialising the full" in cell.lines[0], cell.lines[0]
+    if keeps and name == "honest_numpy":
+        assert r.status == "graded" and r.score == r.max_score, (r.status, r.details, [c.lines for c in r.cells])
+
+
+def test_the_main_run_does_not_measure_memory():
+    """The main sandbox run calls the measured exercise plainly (its answer only): no verdict on
+    memory is ever taken from inside the learner's process."""
+    from attnlab.checks import efficient_attention as eff
+    from attnlab.course.plan import job_calls, plan_assignment
+
+    plan = plan_assignment(ck.ROOT, A)
+    invokes = {c["invoke"] for c in job_calls(plan) if c["name"] == "tiled_attention"}
+    assert eff.invoke_measuring_memory not in invokes
+    assert eff.call_tiled in invokes
+    assert eff.memory_verdict(2**20, "x", np.zeros((2048, 4)), np.zeros((3072, 4)), None, 128) is None
+    assert "held 40.0 MiB" in eff.memory_verdict(40 * 2**20, "x", np.zeros((2048, 4)), np.zeros((3072, 4)), None, 128)
+
+
+# ---------------------------------------------------------------------------------------------
+# The trusted side's own bounds
+
+def test_an_answer_far_larger_than_the_reference_is_not_read(tmp_path):
+    """An answer's headers are checked against the reference's answer to that case before any
+    array is allocated: a wrong shape of the same order is read (and judged), one hundreds of
+    times larger is refused."""
+    from attnlab.checks import CheckSpec, Case
+    from attnlab.course import grading
+
+    spec = CheckSpec("softmax", lambda x: np.exp(x) / np.exp(x).sum(), [Case((np.zeros(1000),))])
+    bound = grading.AnswerBound.of(spec, 0)
+    assert bound.nbytes == grading.SMALL_RESULT_BYTES and bound.ndim == 3
+
+    def write(call_id, value):
+        np.savez(tmp_path / f"{call_id:04d}.npz", v=value)
+        (tmp_path / f"{call_id:04d}.json").write_text(json.dumps({"id": call_id, "error": None,
+                                                                   "value": {"kind": "array", "key": "v"}}))
+    write(0, np.zeros((1000, 100)))          # 800 kB: a wrong shape, still read
+    write(1, np.zeros((1000, 1000)))         # 8 MB where the reference answers 8 kB
+    write(2, np.zeros((1,) * 9))             # nine dimensions for a vector
+    one = lambda: grading.AnswerBound.of(spec, 0)  # noqa: E731
+    assert grading._load_outcome(tmp_path, 0, bound=one).value.shape == (1000, 100)
+    assert grading._load_outcome(tmp_path, 1, bound=one).error == "ResultTooLarge"
+    assert grading._load_outcome(tmp_path, 2, bound=one).error == "ResultTooLarge"
+    assert grading._load_outcome(tmp_path, 1).value.shape == (1000, 1000)  # no reference: the general cap
+
+
+def test_the_grader_bounds_its_own_memory():
+    """``grader_memory_bound``: an allocation beyond the bound is a MemoryError (that
+    submission's grader error), and the limit is put back afterwards."""
+    import resource
+
+    from attnlab.course import grading
+
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    with open("/proc/self/status", encoding="ascii") as f:
+        data_mib = next(int(line.split()[1]) for line in f if line.startswith("VmData:")) // 1024
+    limits = grading.Limits(memory_mib=64, grader_mib=data_mib + 512)
+    with grading.grader_memory_bound(limits) as bound:
+        if bound is None:
+            pytest.skip("RLIMIT_DATA cannot be set here")
+        small = np.ones(2**20)                                    # 8 MiB: fine
+        with pytest.raises(MemoryError):
+            np.ones(2**28)                                        # 2 GiB: beyond the bound
+        del small
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
+
+
+def test_a_memory_error_in_the_grader_is_that_submissions_grader_error(tmp_path, monkeypatch):
+    from attnlab.course import grading
+    from attnlab.course.plan import plan_assignment
+
+    plan = plan_assignment(ck.ROOT, "01_weighted_averages")
+    folder = tmp_path / "s" / "01_weighted_averages"
+    folder.mkdir(parents=True)
+    (folder / "01_weighted_averages.ipynb").write_text(json.dumps(ck.completed_student_notebook("01_weighted_averages")))
+
+    def too_big(path):
+        raise MemoryError()
+    monkeypatch.setattr(grading, "read_notebook", too_big)
+    r = grading.grade_submission(grading.Submission("s", "01_weighted_averages", folder), plan, grading.Limits(),
+                                 tmp_path, [ck.ROOT])
+    assert r.status == "grader error" and "MiB" in r.details[0] and r.score == 0
+
+
+def test_cli_refuses_bad_memory_settings(capsys):
+    from attnlab.course import cli
+
+    for args, word in ((["--memory", "0"], "--memory"), (["--grader-memory", "100"], "--grader-memory")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["grade", *args])
+        assert exc.value.code == 2
+        assert word in capsys.readouterr().err
