@@ -402,6 +402,9 @@ def hidden_cheats() -> list[Attack]:
         **only_softmax))
     add(Attack("getattr_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
         "def softmax(x, axis=-1):\n    return getattr(attnlab, 'soft' + 'max')(x, axis)\n")}), **only_softmax))
+    add(Attack("lazy_import_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    special = __import__('importlib').import_module('scipy.' + 'special')\n"
+        "    return special.softmax(x, axis=axis)\n")}), **only_softmax))
     add(Attack("vars_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
         "def softmax(x, axis=-1):\n    return vars(attnlab)['soft' + 'max'](x, axis)\n")}), **only_softmax))
     add(Attack("attrgetter_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (

@@ -251,3 +251,37 @@ def test_cli_refuses_bad_memory_settings(capsys):
             cli.main(["grade", *args])
         assert exc.value.code == 2
         assert word in capsys.readouterr().err
+
+
+def test_a_library_imported_during_the_call_is_watched_too():
+    """The tripwires cover a library that the exercise first imports while it is called
+    (``importlib.import_module("scipy." + "special")`` in its body), not only the libraries
+    loaded before: they are armed as soon as that import has finished."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from attnlab.course import sandbox, tamper\n"
+        "assert 'scipy.special' not in sys.modules\n"
+        "def softmax(x, axis=-1):\n"
+        "    special = __import__('importlib').import_module('scipy.' + 'special')\n"
+        "    return special.softmax(x, axis=axis)\n"
+        "def honest(x, axis=-1):\n"
+        "    import numpy as np\n"
+        "    e = np.exp(x - x.max(axis=axis, keepdims=True))\n"
+        "    return e / e.sum(axis=axis, keepdims=True)\n"
+        "import numpy as np\n"
+        "tw = sandbox._Tripwires()\n"
+        "tw.arm('softmax', tamper.runtime_targets('softmax'))\n"
+        "honest(np.ones(3))\n"
+        "assert 'softmax' not in tw.hits, tw.hits\n"
+        "softmax(np.ones(3))\n"
+        "softmax(np.ones(3))\n"
+        "tw.disarm()\n"
+        "import scipy.special\n"
+        "assert scipy.special.softmax.__name__ == 'softmax' and 'watched' not in repr(scipy.special.softmax)\n"
+        "print(tw.hits)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "scipy.special.softmax" in out.stdout, out.stdout

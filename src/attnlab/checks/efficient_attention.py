@@ -13,7 +13,8 @@ scores around -3000 (where any exponential without the max underflows). Two chec
 
 * ``check_tiled_attention_memory`` measures the peak memory of the call (numpy and torch alike:
   the peak resident memory of a forked child running only the call) and fails if it reaches a
-  quarter of the ``(Lq, Lk)`` score matrix;
+  quarter of the ``(Lq, Lk)`` score matrix; the course's grader takes that measurement itself,
+  outside the learner's process (``invoke_measuring_memory.measured_outside``);
 * ``check_tiled_attention_causal`` includes keys that no query may see (``Lq < Lk``), filled
   with NaN: a version that reads the tiles above the diagonal, even to mask them, returns NaN.
 """

@@ -530,13 +530,27 @@ class _Tripwires:
         self.hits: dict[str, str] = {}
         self.saved: list[tuple[object, str, object, bool]] = []
         self.current = ""
+        self.targets: list = []
+        self.armed: set[str] = set()
+        sys.meta_path.insert(0, _ArmAfterImport(self))  # a library first imported during a call
 
     def arm(self, exercise: str, targets) -> None:
         if self.current == exercise:
             return
         self.disarm()
         self.current = exercise
-        for dotted, lib in _library_objects(targets):
+        self.targets = list(targets)
+        self.rearm()
+
+    def rearm(self) -> None:
+        """Wrap the library versions of the current exercise that are loaded and not yet wrapped
+        (called again when the learner's code imports a library during the call)."""
+        if not self.current:
+            return
+        exercise = self.current
+        for dotted, lib in _library_objects(self.targets):
+            if dotted in self.armed:
+                continue
             module, _, attr = dotted.rpartition(".")
             owner = sys.modules.get(module)
             if owner is None:
@@ -553,11 +567,14 @@ class _Tripwires:
             except (AttributeError, TypeError):
                 continue
             self.saved.append((owner, attr, lib, own))
+            self.armed.add(dotted)
 
     def _wrap(self, exercise: str, dotted: str, lib):
         hits = self.hits
 
         def note() -> None:
+            if self.current != exercise:  # a wrapper kept by someone after its call: not this exercise's
+                return
             caller = sys._getframe(2).f_globals.get("__name__", "")
             if not caller.startswith(("attnlab.checks", "attnlab.course")):
                 hits.setdefault(exercise, dotted)
@@ -590,7 +607,62 @@ class _Tripwires:
             except (AttributeError, TypeError):
                 pass
         self.saved.clear()
+        self.armed.clear()
         self.current = ""
+
+
+class _ArmAfterImport:
+    """A meta-path finder: when a library (``attnlab``, ``torch``, ``scipy``, ``sklearn``,
+    ``numpy``) is first imported while an exercise is being called (``__import__("tor" + "ch")``
+    in its body), its library versions become tripwires as soon as the outermost import has
+    finished, before the learner's code can take them."""
+
+    ROOTS = ("attnlab", "torch", "scipy", "sklearn", "numpy")
+
+    def __init__(self, tripwires: _Tripwires) -> None:
+        self.tripwires = tripwires
+        self.depth = 0
+        self.busy = False
+
+    def find_spec(self, name, path=None, target=None):
+        if (self.busy or not self.tripwires.current or name in sys.modules
+                or name.partition(".")[0] not in self.ROOTS):
+            return None
+        self.busy = True
+        try:
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(name, path, target)
+                if spec is not None:
+                    break
+            else:
+                return None
+        finally:
+            self.busy = False
+        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _ArmingLoader(spec.loader, self)
+        return spec
+
+
+class _ArmingLoader:
+    def __init__(self, loader, hook: _ArmAfterImport) -> None:
+        self._loader, self._hook = loader, hook
+
+    def __getattr__(self, name):  # resources, get_code, is_package, ...: the real loader's
+        return getattr(self._loader, name)
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        self._hook.depth += 1
+        try:
+            self._loader.exec_module(module)
+        finally:
+            self._hook.depth -= 1
+            if self._hook.depth == 0:
+                self._hook.tripwires.rearm()
 
 
 def _limit_tasks(n: int) -> None:
