@@ -5,6 +5,12 @@ import argparse
 import os
 import sys
 
+# jsonschema (imported by nbformat and nbgrader) compiles ~40 grammars at import time when the
+# optional rfc3987_syntax package is installed, to validate IRI string formats that notebooks and
+# the gradebook never use: a second of CPU per run, on the critical path of every batch. Without
+# it, jsonschema simply skips those formats. (Before the imports below: they may load nbformat.)
+sys.modules.setdefault("rfc3987_syntax", None)
+
 from . import grade as _grade
 from . import release as _release
 from .grading import Limits
@@ -13,11 +19,6 @@ DEFAULT_JOBS = 2  # the Makefile's JOBS; tests/test_course_tools.py keeps the tw
 
 
 def main(argv: list[str] | None = None) -> int:
-    # jsonschema (imported by nbformat and nbgrader) compiles ~40 grammars at import time when the
-    # optional rfc3987_syntax package is installed, to validate IRI string formats that
-    # notebooks and the gradebook never use: a second of CPU per run, on the critical path of
-    # every batch. Without it, jsonschema simply skips those formats.
-    sys.modules.setdefault("rfc3987_syntax", None)
     parser = argparse.ArgumentParser(
         prog="attnlab-course",
         description="Release student notebooks and grade submissions of the attnlab course.")
@@ -69,5 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run() -> int:
+    """The console script: ``main``, then a quick exit. Python's last garbage collections at
+    exit walk every object nbgrader and its dependencies created (most of a second on a 2-core
+    machine, after the batch is done); frozen objects are skipped by them, and are still
+    finalised as usual (files closed, buffers flushed)."""
+    try:
+        return main()
+    finally:
+        import gc
+
+        gc.freeze()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -125,16 +125,17 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
                 release(root, missing)  # records the assignments' grade cells in the gradebook
             apply_due_dates(root, db_url)  # autograde/due_dates.csv, the instructor's file
             duedates = {a: _duedate(db_url, a) for a in todo}
-            for future in as_completed(futures):
-                result = future.result()
-                sub = by_key[(result.student, result.assignment)]
-                try:
-                    mark_late(result, sub.timestamp, duedates[result.assignment])
-                    _record(root, db_url, result, plans[result.assignment].source, sub.folder)
-                except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
-                    _grader_error(result, "recording", exc)
-                results.append(result)
-                progress.step(result)
+            with _open_gradebook(db_url) as gb:  # one session for the batch, not one per submission
+                for future in as_completed(futures):
+                    result = future.result()
+                    sub = by_key[(result.student, result.assignment)]
+                    try:
+                        mark_late(result, sub.timestamp, duedates[result.assignment])
+                        _record(root, gb, result, plans[result.assignment].source, sub.folder)
+                    except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
+                        _grader_error(result, "recording", exc)
+                    results.append(result)
+                    progress.step(result)
     if feedback:
         for assignment in todo:
             if any(r.learner_nb is not None for r in results if r.assignment == assignment):
@@ -169,10 +170,16 @@ def _grader_error(result: Result, stage: str, exc: Exception) -> None:
     result.details.insert(0, f"internal error while {stage}: {type(exc).__name__}: {str(exc)[:200]}")
 
 
-def _record(root: Path, db_url: str, result: Result, source: dict, folder: Path) -> None:
+def _open_gradebook(db_url: str):
+    from nbgrader.api import Gradebook
+
+    return Gradebook(db_url)
+
+
+def _record(root: Path, gb, result: Result, source: dict, folder: Path) -> None:
     if result.learner_nb is not None:
         records.write_autograded(root, result, source, folder)
-    records.record_in_gradebook(db_url, result, result.notebook[: -len(".ipynb")])
+    records.record_in_gradebook(gb, result, result.notebook[: -len(".ipynb")])
 
 
 def _rel(path: Path, root: Path) -> str:

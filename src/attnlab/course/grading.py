@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import datetime as dt
+import functools
 import io
 import json
 import os
@@ -355,11 +356,13 @@ def _nbg(cell: dict) -> dict:
     return cell.get("metadata", {}).get("nbgrader", {}) or {}
 
 
-def _names(source: str) -> tuple[set[str], set[str]]:
-    """(names a cell binds at top level, every name its code refers to, in functions too)."""
+@functools.lru_cache(maxsize=1024)
+def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(names a cell binds at top level, every name its code refers to, in functions too);
+    cached, as most cells are the same in every submission."""
     tree = tamper.parse(source)
     if tree is None:
-        return set(), set()
+        return frozenset(), frozenset()
     bound = set()
     for stmt in tamper._top_level(tree):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -376,7 +379,7 @@ def _names(source: str) -> tuple[set[str], set[str]]:
 
         stack = [symtable.symtable(ast.unparse(tree), "<cell>", "exec")]
     except (SyntaxError, ValueError, RecursionError):
-        return bound, {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        return frozenset(bound), frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
     while stack:  # global names referenced at top level and inside functions and classes
         table = stack.pop()
         top = table.get_type() == "module"
@@ -384,7 +387,7 @@ def _names(source: str) -> tuple[set[str], set[str]]:
             if sym.is_referenced() and (top or sym.is_global()):
                 used.add(sym.get_name())
         stack.extend(table.get_children())
-    return bound, used
+    return frozenset(bound), frozenset(used)
 
 
 def needed_demo_cells(cells: list[tuple[str, str, bool]]) -> set[int]:
@@ -582,17 +585,21 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     writer.start()
     kept: list[bytes] = []
     ready = threading.Event()
+    closed = threading.Event()  # the sandbox's stdout reached its end: it has exited, or is exiting
 
     def drain() -> None:  # keep the first 20 kB of whatever escapes to the real stdout
         size, seen = 0, b""
-        for chunk in iter(lambda: proc.stdout.read1(65536), b""):
-            if probe and not ready.is_set():
-                seen = (seen + chunk)[-4096:]
-                if sandbox.READY_MARK in seen:
-                    ready.set()
-            if size < 20_000:
-                kept.append(chunk[: 20_000 - size])
-                size += len(chunk)
+        try:
+            for chunk in iter(lambda: proc.stdout.read1(65536), b""):
+                if probe and not ready.is_set():
+                    seen = (seen + chunk)[-4096:]
+                    if sandbox.READY_MARK in seen:
+                        ready.set()
+                if size < 20_000:
+                    kept.append(chunk[: 20_000 - size])
+                    size += len(chunk)
+        finally:
+            closed.set()
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
@@ -604,6 +611,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         ps = None
     next_memory_check = 0.0
     base, how, maxrss = None, "", None
+    closed_at = 0.0
     try:
         while True:
             done, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -619,7 +627,16 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                     proc.stdin.close()
                 except OSError:
                     pass
-            time.sleep(0.02 if probe and not how else 0.1)
+            # Wake at once when the probe says it is ready or the sandbox's output ends (its
+            # exit), not at the next tick. (Code that closes its own stdout and goes on running
+            # only gets the usual tick back after half a second.)
+            if closed.is_set():
+                closed_at = closed_at or time.perf_counter()
+                time.sleep(0.002 if time.perf_counter() - closed_at < 0.5 else 0.1)
+            elif probe and not ready.is_set():
+                ready.wait(0.02)
+            else:
+                closed.wait(0.1)
             elapsed = time.perf_counter() - start
             if elapsed > limits.notebook_seconds:
                 killed = "timeout"

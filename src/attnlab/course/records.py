@@ -151,7 +151,7 @@ def copy_submission_files(src: Path, dest: Path) -> None:
             (dest / name).write_bytes(path.read_bytes())
 
 
-def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
+def record_in_gradebook(gradebook, result: Result, notebook_id: str) -> None:
     """Merge one result into the real gradebook (nbgrader's tables: scores per grade cell).
 
     Only automatic scores are written: a manual score given in formgrader (or with nbgrader's
@@ -160,6 +160,10 @@ def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
     automatic score, or a manual score to review) with one refinement: a cell whose manual score
     an instructor already reviewed is flagged again only when the regrade changed its automatic
     score, so regrading an unchanged submission does not undo the review.
+
+    ``gradebook`` is an open :class:`nbgrader.api.Gradebook` (``make grade`` keeps one open for the
+    whole batch) or a database URL. On any failure the transaction is rolled back, so the next
+    submission starts from a clean session.
     """
     import warnings
 
@@ -168,20 +172,29 @@ def record_in_gradebook(db_url: str, result: Result, notebook_id: str) -> None:
 
     from .grading import parse_utc
 
-    with Gradebook(db_url) as gb, warnings.catch_warnings():
-        # nbgrader's own submission bookkeeping triggers an autoflush warning in SQLAlchemy 2
-        warnings.simplefilter("ignore", SAWarning)
-        gb.update_or_create_student(result.student)
-        kwargs = {"timestamp": parse_utc(result.timestamp)} if result.timestamp else {}
-        gb.update_or_create_submission(result.assignment, result.student, **kwargs)
-        scores = {v.grade_id: v.score for v in result.cells}
-        submission = gb.find_submission_notebook(notebook_id, result.assignment, result.student)
-        for grade in submission.grades:
-            before = grade.auto_score
-            grade.auto_score = scores.get(grade.name, 0.0)
-            grade.needs_manual_grade = needs_manual_grade(grade.auto_score, grade.manual_score, before,
-                                                          bool(grade.needs_manual_grade))
-        gb.db.commit()
+    if isinstance(gradebook, str):
+        with Gradebook(gradebook) as gb:
+            record_in_gradebook(gb, result, notebook_id)
+        return
+    gb = gradebook
+    try:
+        with warnings.catch_warnings():
+            # nbgrader's own submission bookkeeping triggers an autoflush warning in SQLAlchemy 2
+            warnings.simplefilter("ignore", SAWarning)
+            gb.update_or_create_student(result.student)
+            kwargs = {"timestamp": parse_utc(result.timestamp)} if result.timestamp else {}
+            gb.update_or_create_submission(result.assignment, result.student, **kwargs)
+            scores = {v.grade_id: v.score for v in result.cells}
+            submission = gb.find_submission_notebook(notebook_id, result.assignment, result.student)
+            for grade in submission.grades:
+                before = grade.auto_score
+                grade.auto_score = scores.get(grade.name, 0.0)
+                grade.needs_manual_grade = needs_manual_grade(grade.auto_score, grade.manual_score, before,
+                                                              bool(grade.needs_manual_grade))
+            gb.db.commit()
+    except BaseException:
+        gb.db.rollback()
+        raise
 
 
 def needs_manual_grade(auto: float | None, manual: float | None, previous_auto: float | None,
@@ -336,23 +349,33 @@ def write_csv(path: Path, rows: list[dict], cell_columns: list[str]) -> None:
     tmp.replace(path)
 
 
-def _export_plugin_base():
+def _export_plugin_class():
     try:
         from nbgrader.plugins import ExportPlugin
     except ImportError:  # nbgrader not installed: the plugin is only loaded by `nbgrader export`
-        return object
-    return ExportPlugin
+        ExportPlugin = object
+
+    class CourseExportPlugin(ExportPlugin):
+        """``nbgrader export`` writes the course's CSV (configured in autograde/nbgrader_config.py),
+        so it cannot overwrite ``grades.csv`` with other columns. ``--to PATH`` writes elsewhere;
+        ``--exporter=nbgrader.plugins.CsvExportPlugin`` gives nbgrader's own format."""
+
+        def export(self, gradebook) -> None:
+            root = Path(self.parent.coursedir.root) if getattr(self, "parent", None) is not None else Path.cwd()
+            dest = Path(self.to) if self.to else root / "autograde" / "grades.csv"
+            rows, columns = gradebook_rows(gradebook, root, [str(s) for s in self.student] or None,
+                                           [str(a) for a in self.assignment] or None)
+            write_csv(dest, rows, columns)
+            self.log.info("Exported %d row(s) to %s", len(rows), dest)
+
+    CourseExportPlugin.__module__ = __name__
+    return CourseExportPlugin
 
 
-class CourseExportPlugin(_export_plugin_base()):
-    """``nbgrader export`` writes the course's CSV (configured in autograde/nbgrader_config.py),
-    so it cannot overwrite ``grades.csv`` with other columns. ``--to PATH`` writes elsewhere;
-    ``--exporter=nbgrader.plugins.CsvExportPlugin`` gives nbgrader's own format."""
-
-    def export(self, gradebook) -> None:
-        root = Path(self.parent.coursedir.root) if getattr(self, "parent", None) is not None else Path.cwd()
-        dest = Path(self.to) if self.to else root / "autograde" / "grades.csv"
-        rows, columns = gradebook_rows(gradebook, root, [str(s) for s in self.student] or None,
-                                       [str(a) for a in self.assignment] or None)
-        write_csv(dest, rows, columns)
-        self.log.info("Exported %d row(s) to %s", len(rows), dest)
+def __getattr__(name: str):
+    # The plugin class is made on first use: importing nbgrader takes a second or two, which
+    # `make grade` spends while its first sandboxes already run rather than before them.
+    if name == "CourseExportPlugin":
+        cls = globals()["CourseExportPlugin"] = _export_plugin_class()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

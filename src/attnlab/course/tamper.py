@@ -23,6 +23,7 @@ code runs: the sandbox reports an exercise that is, wraps or calls a library's v
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 
 # Library functions that implement an exercise under another name.
@@ -77,9 +78,13 @@ class Finding:
     detail: str
 
 
+@functools.lru_cache(maxsize=1024)
 def parse(source: str) -> ast.AST | None:
     """Parse a cell as IPython runs it (magics become ``get_ipython()`` calls; the body of a
-    Python cell magic such as ``%%time`` is parsed as the code it is); None if not Python."""
+    Python cell magic such as ``%%time`` is parsed as the code it is); None if not Python.
+
+    The readings of a submission parse each cell several times, and most cells are the same in
+    every submission of a batch, so trees are cached: callers read them and never modify them."""
     from IPython.core.inputtransformer2 import TransformerManager
 
     stripped = source.lstrip()
