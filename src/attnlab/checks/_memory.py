@@ -1,7 +1,7 @@
 """Peak memory of one call, numpy, torch or Python alike: the call runs in a forked child whose
 peak resident set (``VmHWM``, reset through ``/proc/self/clear_refs``) is read around a second
-call (the first one warms up lazy imports and caches), less the library code (file-backed
-pages) the call faults in.
+call (the first one, on the same or on smaller inputs, warms up lazy imports and caches), less
+the library code (file-backed pages) the call faults in.
 
 tracemalloc sees only what Python and numpy allocate; torch's CPU tensors come from its own
 allocator and are invisible to it, so an untiled attention written in torch passed a
@@ -40,8 +40,8 @@ def can_fork_measure() -> bool:
             and os.access("/proc/self/clear_refs", os.W_OK))
 
 
-def _child(fn: Callable[[], Any], write_fd: int) -> None:
-    """In the forked child: measure, call, send ``(kind, ...)`` back, and exit."""
+def _child(fn: Callable[[], Any], write_fd: int, warmup: Callable[[], Any] | None = None) -> None:
+    """In the forked child: warm up, measure, call, send ``(kind, ...)`` back, and exit."""
     status = 0
     try:
         sys.stdout = sys.stderr = io.StringIO()  # the notebook's streams belong to the parent
@@ -49,7 +49,7 @@ def _child(fn: Callable[[], Any], write_fd: int) -> None:
         if torch is not None:
             torch.set_num_threads(1)  # an OpenMP pool does not survive fork
         try:
-            fn()  # a first call warms up: lazy imports, caches, library code faulted in
+            (warmup or fn)()  # a first call warms up: lazy imports, caches, library code faulted in
         except Exception:  # noqa: BLE001 - the measured call below reports it
             pass
         try:
@@ -84,8 +84,10 @@ def _raise_named(name: str, message: str) -> None:
     raise type(name, (Exception,), {})(message)
 
 
-def peak_in_child(fn: Callable[[], Any], timeout: float = CHILD_TIMEOUT) -> tuple[Any, int]:
-    """``(fn(), peak extra resident bytes during the call)``, run in a forked child."""
+def peak_in_child(fn: Callable[[], Any], timeout: float = CHILD_TIMEOUT,
+                  warmup: Callable[[], Any] | None = None) -> tuple[Any, int]:
+    """``(fn(), peak extra resident bytes during the call)``, run in a forked child after a first
+    call of ``warmup`` (default: ``fn`` itself; a smaller call through the same code is cheaper)."""
     read_fd, write_fd = os.pipe()
     try:
         pid = os.fork()  # the grading sandbox refuses (PermissionError from its audit hook)
@@ -95,7 +97,7 @@ def peak_in_child(fn: Callable[[], Any], timeout: float = CHILD_TIMEOUT) -> tupl
         raise
     if pid == 0:
         os.close(read_fd)
-        _child(fn, write_fd)
+        _child(fn, write_fd, warmup)
     os.close(write_fd)
     chunks, deadline = [], time.monotonic() + timeout
     try:
@@ -137,11 +139,11 @@ def peak_traced(fn: Callable[[], Any]) -> tuple[Any, int]:
     return result, peak
 
 
-def peak_of_call(fn: Callable[[], Any]) -> tuple[Any, int, str]:
-    """``(result, peak bytes, how it was measured)``."""
+def peak_of_call(fn: Callable[[], Any], warmup: Callable[[], Any] | None = None) -> tuple[Any, int, str]:
+    """``(result, peak bytes, how it was measured)``; ``warmup``: see :func:`peak_in_child`."""
     if can_fork_measure():
         try:
-            result, peak = peak_in_child(fn)
+            result, peak = peak_in_child(fn, warmup=warmup)
             return result, peak, "peak resident memory"
         except PermissionError as exc:
             if "not allowed" not in str(exc):  # the learner's own PermissionError
