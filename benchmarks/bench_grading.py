@@ -1,6 +1,6 @@
 """Grading speed, measured in one run (ratios, since shared machines are noisy).
 
-    .venv/bin/python benchmarks/bench_grading.py [--assignment 01_weighted_averages] [--n 10] [--repeat 2]
+    .venv/bin/python benchmarks/bench_grading.py [--assignment 01_weighted_averages] [--n 10] [--repeat 3]
 
 Prints:
 1. the adversarial corpus plus N correct submissions graded with --jobs 2 (target <= 10 min);
@@ -66,8 +66,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--assignment", default=adv.ASSIGNMENT)
     parser.add_argument("--n", type=int, default=10, help="correct submissions (default: 10)")
-    parser.add_argument("--repeat", type=int, default=2,
-                        help="runs of each of our configurations; the fastest counts (default: 2)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each of our configurations; the fastest counts (default: 3)")
     args = parser.parse_args()
     ok = True
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import boundary, records, secret
 from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
-                      read_timestamp)
+                      font_list_folder, read_timestamp, start_font_list)
 from .plan import plan_assignment
 from .release import apply_due_dates, assignments, nbgrader, release
 
@@ -116,6 +116,7 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     results: list[Result] = []
     by_key = {(s.student, s.assignment): s for s in subs}
     with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
+        start_font_list(font_list_folder(root), Path(scratch))  # matplotlib's font list, built once
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
                        for s in subs]

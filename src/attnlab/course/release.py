@@ -187,4 +187,7 @@ def release(root: Path, only: list[str] | None = None) -> list[Path]:
             finish_student_notebook(path, assignment)
             written.append(path)
     apply_due_dates(root)
+    from .grading import build_font_list, font_list_folder
+
+    build_font_list(font_list_folder(root))  # matplotlib's font list for the sandboxes (make grade)
     return written
