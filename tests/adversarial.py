@@ -337,9 +337,41 @@ def batch_breakers() -> list[Attack]:
         "def softmax(x, axis=-1):\n    return 0\n"
         "def weighted_average(values, weights):\n    return 0\n"
         "def mix_tokens(X):\n    return 0\n")), zero=BLANK))
+    add(Attack("cells_null", "malformed notebook", lambda c, f: dict(_student_nb(), cells=None), zero=BLANK))
+    add(Attack("deep_json_arrays", "malformed notebook", lambda c, f: (
+        '{"cells": ' + "[" * 100_000 + "]" * 100_000 + ', "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'),
+        zero=BLANK))
+    add(Attack("nbformat_5", "malformed notebook", lambda c, f: dict(_student_nb(), nbformat=5), zero=BLANK))
+    add(Attack("utf16", "malformed notebook", lambda c, f: json.dumps(_student_nb()).encode("utf-16"), zero=BLANK))
+    add(Attack("notebook_is_a_folder", "malformed notebook",
+               lambda c, f: (f / f"{ASSIGNMENT}.ipynb").mkdir() and None, zero=BLANK))
+    add(Attack("odd_files", "graded", _odd_files, full=BLANK))
+    add(Attack("unprintable_exception", "graded", lambda c, f: _student_nb({"softmax": (
+        "class E(Exception):\n    def __str__(self):\n        raise RuntimeError('no')\n"
+        "def softmax(x, axis=-1):\n    raise E()\n")}), zero=("softmax",), full=("weighted_average", "mix_tokens")))
+    add(Attack("zoë 李", "graded", lambda c, f: _student_nb(), full=BLANK, student="zoë 李"))
     add(Attack("kim lee", "graded", lambda c, f: _student_nb(), full=BLANK, student="kim lee"))
     add(Attack("kim_lee", "graded", lambda c, f: _student_nb(), full=BLANK, student="kim_lee"))
     return A
+
+
+def _odd_files(course: Path, folder: Path) -> dict:
+    """Names that are not UTF-8 (a zip from another system), a socket, a timestamp that is
+    nonsense: reported or ignored, never a crash."""
+    import os
+    import socket
+
+    raw = os.fsencode(folder)
+    os.symlink("/etc/passwd", raw + b"/caf\xe9-link")
+    with open(raw + b"/caf\xe9.txt", "wb") as fh:
+        fh.write(b"notes")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as short, socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(os.path.join(short, "s.sock"))  # a socket's path is short; the file moves after
+        os.rename(os.path.join(short, "s.sock"), folder / "s.sock")
+    (folder / "timestamp.txt").write_text("\x00" * 100 + "yesterday", encoding="utf-8")
+    return _student_nb()
 
 
 def _fifos(course: Path, folder: Path) -> dict:
@@ -414,7 +446,44 @@ def hidden_cheats() -> list[Attack]:
         "exec('def soft' + 'max(x, axis=-1):\\n    return attnlab.soft' + 'max(x, axis)')\n")}), **only_softmax))
     add(Attack("partial_reference", "tampering detected", lambda c, f: _student_nb({"softmax": (
         "import functools\nsoftmax = functools.partial(getattr(attnlab, 'soft' + 'max'))\n")}), **only_softmax))
+    # the reference kept somewhere the body only looks up: seen by what runs (a profile of the call)
+    for name, source in CAPTURED.items():
+        add(Attack(name, "tampering detected", (lambda src: lambda c, f: _student_nb({"softmax": src}))(source),
+                   **only_softmax))
+    add(Attack("captured_in_other_cell", "tampering detected", lambda c, f: _last(_student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    return TOOLS['s'](x, axis)\n")}), "TOOLS = {'s': attnlab.softmax}"), **only_softmax))
+    add(Attack("code_copied", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    pass\n\nsoftmax.__code__ = attnlab.softmax.__code__\n")}), **only_softmax))
+    add(Attack("stack_patches_harness", "tampering detected", lambda c, f: _last(_student_nb(REFERENCE_BODY), (
+        "import inspect\nfor info in inspect.stack():\n    g = info.frame.f_globals\n    if '_Tripwires' in g:\n"
+        "        g['_Tripwires'].watching = lambda self: __import__('contextlib').nullcontext()\n"
+        "        g['_borrowed_object'] = lambda *a, **k: None\n")), **only_softmax))
     return A
+
+
+REFERENCE_BODY = {"softmax": "def softmax(x, axis=-1):\n    return attnlab.softmax(x, axis)\n"}
+
+CAPTURED = {
+    "captured_in_list": "_keep = [attnlab.softmax]\ndef softmax(x, axis=-1):\n    return _keep[0](x, axis)\n",
+    "captured_default": "def softmax(x, axis=-1, _f=[attnlab.softmax]):\n    return _f[0](x, axis)\n",
+    "captured_lambda": ("_g = (lambda f: (lambda x, axis=-1: f(x, axis)))(attnlab.softmax)\n"
+                        "def softmax(x, axis=-1):\n    return _g(x, axis)\n"),
+    "captured_instance": ("class _S:\n    def __call__(self, x, axis=-1):\n        return self.f(x, axis)\n"
+                          "_s = _S()\n_s.f = attnlab.softmax\nsoftmax = _s\n"),
+    "captured_function_type": ("import types\n_ref = getattr(attnlab, 'soft' + 'max')\n"
+                               "softmax = types.FunctionType(_ref.__code__, _ref.__globals__, 'softmax', _ref.__defaults__)\n"),
+    "captured_submodule": ("import importlib\n_m = importlib.import_module('attnlab.aver' + 'ages')\n"
+                           "def softmax(x, axis=-1):\n    return getattr(_m, 'soft' + 'max')(x, axis)\n"),
+    "captured_torch_function": ("import torch\n_k = {'f': torch.softmax}\ndef softmax(x, axis=-1):\n"
+                                "    return _k['f'](torch.as_tensor(x), axis).numpy()\n"),
+    "captured_tensor_method": ("import torch\n_k = [torch.Tensor.softmax]\ndef softmax(x, axis=-1):\n"
+                               "    return _k[0](torch.as_tensor(x), axis).numpy()\n"),
+    "captured_in_a_thread": ("import _thread, queue\n_q = queue.Queue()\n_k = [attnlab.softmax]\n"
+                             "def softmax(x, axis=-1):\n    _thread.start_new_thread(lambda: _q.put(_k[0](x, axis)), ())\n"
+                             "    return _q.get()\n"),
+    "captured_in_a_process": ("import multiprocessing as mp\n_k = [attnlab.softmax]\ndef softmax(x, axis=-1):\n"
+                              "    with mp.get_context('fork').Pool(1) as pool:\n        return pool.apply(_k[0], (x, axis))\n"),
+}
 
 
 # --- honest work that must not be accused -------------------------------------------------------
@@ -450,7 +519,40 @@ def honest_work() -> list[Attack]:
         full=BLANK))
     add(Attack("honest_colab_copy", "graded", _colab_copy, full=BLANK))
     add(Attack("honest_big_plots", "graded", _big_plots, full=BLANK))
+    add(Attack("honest_magics", "graded", lambda c, f: _last(_student_nb(), (
+        "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nimport warnings\nwarnings.filterwarnings('ignore')\n"
+        "np.random.seed(0)\nnp.seterr(all='ignore')\nimport sys\nsys.setrecursionlimit(5000)\nsys.path.append('..')\n"
+        "import os\nos.environ['MY_FLAG'] = '1'\nimport torch\ntorch.set_num_threads(1)\n"
+        "pyplot = __import__('matplotlib.pyplot').pyplot\npyplot.style.use('default')\nhelp(softmax)\n"
+        "%timeit -n 3 -r 1 softmax(np.ones(4))\n")), full=BLANK))
+    add(Attack("honest_public_check", "graded", lambda c, f: _student_nb({"softmax": (
+        SELF_TEST.split("\n\n")[0] + "\n\nattnlab.checks.check_softmax(softmax)\n")}), full=BLANK))
+    add(Attack("honest_decorated_with_tqdm", "graded", lambda c, f: _student_nb({"softmax": (
+        "import functools\nfrom tqdm.auto import tqdm\n\ndef _tidy(f):\n    @functools.wraps(f)\n"
+        "    def inner(*a, **k):\n        return f(*a, **k)\n    return inner\n\n@_tidy\ndef softmax(x, axis=-1):\n"
+        "    \"\"\"Like attnlab.softmax, but mine.\"\"\"\n    for _ in tqdm(range(2)):\n        pass\n"
+        "    x = np.asarray(x, dtype=float)\n    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / e.sum(axis=axis, keepdims=True)\n")}), full=BLANK))
+    add(Attack("honest_windows_editor", "graded",
+               lambda c, f: b"\xef\xbb\xbf" + json.dumps(_student_nb(), indent=1).replace("\n", "\r\n").encode(),
+               full=BLANK, note="a byte-order mark and CRLF line ends"))
+    add(Attack("honest_odd_text", "graded", lambda c, f: _last(_student_nb(), (
+        "print('caf\\udce9 \\x1b[31mred\\x1b[0m \\x00 nul')  # bytes decoded with surrogateescape\n"
+        "raise ValueError('bad \\udcff byte')\n")), full=BLANK,
+        note="lone surrogates in output and errors: they once stopped the whole batch's CSV"))
+    add(Attack("honest_surrogate_in_source", "graded", _surrogate_in_source, full=BLANK))
+    add(Attack("honest_writefile_helper", "graded", lambda c, f: _with_cell(_with_cell(_student_nb(), (
+        "%%writefile myhelpers.py\ndef double(x):\n    return 2 * x\n")), (
+        "from myhelpers import double\nprint(double(2))\nnp.save('scratch.npy', np.ones(3))\n"
+        "import pickle\npickle.dump([1], open('/tmp/x.pkl', 'wb'))\n"), at=4), full=BLANK))
     return A
+
+
+def _surrogate_in_source(course: Path, folder: Path) -> str:
+    text = json.dumps(_student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    # LONE\n    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / e.sum(axis=axis, keepdims=True)\n")}))
+    return text.replace("LONE", "\\udcff")  # a lone surrogate escape, valid JSON
 
 
 def _colab_copy(course: Path, folder: Path) -> dict:

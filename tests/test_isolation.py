@@ -99,6 +99,8 @@ def test_unsupported_grade_cells_are_refused():
 import io
 import json
 import os
+import sys
+import time
 import zipfile
 
 from attnlab.course import grading
@@ -150,6 +152,10 @@ def test_honest_bindings_are_not_borrowed(sources):
     "import torch\ntorch.backends.cudnn.deterministic = True",
     "m = np.zeros((3, 3), dtype=bool)\nm[np.tril_indices(3)] = True",
     "from attnlab.checks import check_softmax\ncheck_softmax(softmax)",
+    "attnlab.checks.check_softmax(softmax)",
+    "import attnlab.checks as C\nC.check_softmax(softmax)",
+    "plt = __import__('matplotlib.pyplot').pyplot",
+    "%matplotlib inline\nimport numpy as np",
 ])
 def test_honest_code_is_not_tampering(source):
     assert tamper.tampering(source, ["softmax"]) == []
@@ -160,6 +166,8 @@ def test_honest_code_is_not_tampering(source):
     ("f.__closure__[0].cell_contents = None", "closure"),
     ("import subprocess\nsubprocess._fork_exec()", "fork_exec"),
     ("import importlib\nimportlib.import_module('attnlab.course.sandbox')", "grader"),
+    ("attnlab.checks._core.call = None", "grader"),
+    ("attnlab.checks.check_softmax = lambda *a, **k: None", "grader"),
 ])
 def test_reaching_into_the_interpreter_is_tampering(source, expected):
     assert any(expected in f.detail for f in tamper.tampering(source, ["softmax"]))
@@ -183,10 +191,141 @@ def test_run_time_borrowed_objects():
     def honest(x, axis=-1):
         return x
     assert _borrowed_object(honest, "softmax", targets) is None
+    import types
+
+    copied = types.FunctionType(ref.__code__, ref.__globals__, "softmax", ref.__defaults__)
+    assert "copy" in _borrowed_object(copied, "softmax", targets)
 
     class Sub(at.MultiHeadAttention):
         pass
     assert "subclasses" in _borrowed_object(Sub, "MultiHeadAttention", tamper.runtime_targets("MultiHeadAttention"))
+
+
+def _watched_call(exercise, fn, *args):
+    """Call ``fn`` as the sandbox calls an exercise; what the call watch saw (None: nothing)."""
+    from attnlab.course.sandbox import _Tripwires
+
+    wires = _Tripwires()
+    try:
+        wires.arm(exercise, tamper.runtime_targets(exercise))
+        with wires.watching():
+            fn(*args)
+        return wires.hits.get(exercise)
+    finally:
+        wires.disarm()
+        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_ArmAfterImport"]
+
+
+def test_the_call_watch_sees_the_reference_however_it_is_reached():
+    import types
+
+    import torch
+
+    import attnlab
+    import attnlab.averages
+
+    x = np.random.default_rng(0).normal(size=(3, 4))
+    keep = [attnlab.softmax]
+    copied = types.FunctionType(attnlab.softmax.__code__, attnlab.softmax.__globals__, "softmax",
+                                attnlab.softmax.__defaults__)
+    method = torch.Tensor.softmax
+    cheats = {
+        "a list": lambda x: keep[0](x),
+        "a copy of its code": lambda x: copied(x),
+        "a submodule": lambda x: getattr(attnlab.averages, "soft" + "max")(x),
+        "an unbound tensor method": lambda x: method(torch.as_tensor(x), -1),
+        "torch.softmax kept aside": (lambda f: lambda x: f(torch.as_tensor(x), -1))(torch.softmax),
+    }
+    for how, cheat in cheats.items():
+        assert _watched_call("softmax", cheat, x), how
+
+    def honest(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    assert _watched_call("softmax", honest, x) is None
+    # another exercise may use the library's softmax; the library calling itself does not count
+    assert _watched_call("mix_tokens", lambda X: attnlab.softmax(X @ X.T) @ X, x) is None
+    assert _watched_call("softmax", lambda X: attnlab.mix_tokens(X), x) is None
+
+
+def test_the_call_watch_notes_threads_processes_and_a_switched_off_profile():
+    import _thread
+    import threading
+
+    import attnlab
+    from attnlab.course import sandbox
+
+    sandbox._note_raw_threads()
+    x = np.ones((2, 3))
+
+    def in_a_raw_thread(x):
+        done = threading.Event()
+        _thread.start_new_thread(lambda: done.set(), ())
+        done.wait(5)
+
+    def in_a_threading_thread(x):  # threading gives the thread the call's profile
+        t = threading.Thread(target=attnlab.softmax, args=(x,))
+        t.start()
+        t.join()
+
+    keep = [attnlab.softmax]
+
+    def blinded(x):
+        sys.setprofile(None)
+        return keep[0](x)
+
+    def in_a_process(x):  # no audit hook here: seen by the CPU time of the child it waited for
+        pid = os.fork()
+        if pid == 0:
+            end = time.process_time() + 0.1
+            while time.process_time() < end:
+                pass
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    assert "starts a thread" in _watched_call("softmax", in_a_raw_thread, x)
+    assert "attnlab.softmax" in _watched_call("softmax", in_a_threading_thread, x)
+    assert "switches off" in _watched_call("softmax", blinded, x)
+    assert "starts a process" in _watched_call("softmax", in_a_process, x)
+
+
+def test_lone_surrogates_never_reach_the_records(tmp_path):
+    data = json.loads('{"a\\udcff": ["x\\udcff", {"b": "\\ud83d\\ude00 ok"}]}')
+    clean = grading.clean_text(data)
+    assert clean == {"a\\udcff": ["x\\udcff", {"b": "\U0001F600 ok"}]}
+    json.dumps(clean, ensure_ascii=False).encode("utf-8")
+    from attnlab.course import records
+
+    path = tmp_path / "grades.csv"
+    records.write_csv(path, [{"assignment": "a", "student_id": "s", "notebook": "n", "detail": "bad \udcff"}], [])
+    assert "bad \\udcff" in path.read_text(encoding="utf-8")
+
+
+def test_notebooks_from_windows_editors_are_read(tmp_path):
+    nb = ck.completed_student_notebook("01_weighted_averages")
+    nb["cells"][2]["source"] = "# LONE\n" + nb["cells"][2]["source"]
+    text = json.dumps(nb, indent=1).replace("LONE", "\\udcff").replace("\n", "\r\n")
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    data, note = grading.read_notebook(path)
+    assert data is not None, note
+    assert data["cells"][2]["source"].startswith("# \\udcff")
+    json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+def test_notebook_magics_work_in_the_sandbox_shell():
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    from attnlab.course.sandbox import _notebook_magics
+
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    shell = InteractiveShell(config=config)
+    _notebook_magics(shell)
+    for cell in ("%matplotlib inline", "%matplotlib widget", "%pylab inline\nassert linspace(0, 1, 3)[1] == 0.5"):
+        assert shell.run_cell(cell, store_history=False).success, cell
 
 
 def test_results_are_read_as_regular_files_only(tmp_path):

@@ -293,6 +293,13 @@ def _plural(what: str) -> bool:
     return last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
+def _a_kind(got: Any) -> str:
+    """The type of a returned value with its article ("a str", "an int"); for a value the
+    grader's sandbox could not send back, the type it had there."""
+    kind = getattr(got, "type_name", None) if type(got).__name__ == "Opaque" else None
+    kind = str(kind or type(got).__name__)
+    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
+
 def compare(got: Any, expected: Any, *, rtol: float, atol: float, what: str = "your result",
             f32: float = 0.0) -> str | None:
     """None if ``got`` matches ``expected``; otherwise a sentence saying how it differs."""
@@ -301,16 +308,15 @@ def compare(got: Any, expected: Any, *, rtol: float, atol: float, what: str = "y
                                    else ("is", "has", "contains", "differs"))
     if isinstance(expected, tuple):
         if not isinstance(got, (tuple, list)) or len(got) != len(expected):
-            kind = type(got).__name__
             return (f"{what} should be a tuple of {len(expected)} arrays, "
-                    f"got {'a ' + kind if not isinstance(got, (tuple, list)) else f'{len(got)} items'}")
+                    f"got {_a_kind(got) if not isinstance(got, (tuple, list)) else f'{len(got)} items'}")
         return None
     if got is None:
         return f"{what} {is_} None: did you forget the `return`?"
     try:
         arr = np.asarray(got, dtype=float)
     except (TypeError, ValueError):
-        return f"{what} {is_} a {type(got).__name__}, not an array of numbers"
+        return f"{what} {is_} {_a_kind(got)}, not an array of numbers"
     exp = np.asarray(expected, dtype=float)
     if arr.shape != exp.shape:
         return f"{what} {has} shape {arr.shape}, expected shape {exp.shape}"

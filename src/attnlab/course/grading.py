@@ -17,6 +17,7 @@ import io
 import json
 import os
 import pickle
+import re
 import shutil
 import signal
 import stat
@@ -222,6 +223,9 @@ def _clean_nbgrader(meta) -> dict | None:
     return out
 
 
+_LONE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # a surrogate escape in JSON (pairs are checked by clean_text)
+
+
 def read_notebook(path: Path) -> tuple[dict | None, str]:
     """The notebook as nbformat 4 data, or None and what is wrong with it. Never raises.
 
@@ -246,12 +250,14 @@ def _read_notebook(path: Path) -> tuple[dict | None, str]:
     except OSError as exc:
         return None, f"cannot read {path.name}: {exc.strerror}"
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not an error
     except UnicodeDecodeError as exc:
         return None, f"{path.name} is not UTF-8 text (byte {exc.start})"
     del raw
     try:
         data = json.loads(text)
+        if _LONE_SURROGATE.search(text):
+            data = clean_text(data)
     except RecursionError:
         return None, f"{path.name} is not a readable notebook (JSON nested too deep)"
     except ValueError as exc:
@@ -771,7 +777,44 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
 
 
 def _load_json(path: Path, limit: int = 4 * 2**20):
-    return json.loads(read_regular(path, limit).decode("utf-8"))
+    return clean_text(json.loads(read_regular(path, limit).decode("utf-8")))
+
+
+def _clean_str(text: str) -> str:
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:  # lone surrogates ("\\udcff" in JSON, bytes decoded with surrogateescape)
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def clean_text(value):
+    """``value`` (parsed JSON) with every string made encodable as UTF-8: a lone surrogate, which
+    JSON allows and a learner's output or error message can hold, becomes its escape (``\\udcff``)
+    instead of failing the CSV, the gradebook or the feedback later. Iterative: any depth."""
+    if isinstance(value, str):
+        return _clean_str(value)
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key in list(node):
+                v = node[key]
+                if isinstance(key, str) and _clean_str(key) is not key:
+                    del node[key]
+                    key = _clean_str(key)
+                    node[key] = v
+                if isinstance(v, str):
+                    node[key] = _clean_str(v)
+                elif isinstance(v, (dict, list)):
+                    stack.append(v)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, str):
+                    node[i] = _clean_str(v)
+                elif isinstance(v, (dict, list)):
+                    stack.append(v)
+    return value
 
 
 SMALL_RESULT_BYTES = 2**20   # an answer this small is read without asking the reference

@@ -340,7 +340,7 @@ def write_csv(path: Path, rows: list[dict], cell_columns: list[str]) -> None:
     cell). The file is written aside and renamed, so a reader never sees half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+    with open(tmp, "w", newline="", encoding="utf-8", errors="backslashreplace") as fh:
         writer = csv.DictWriter(fh, fieldnames=CSV_FIELDS + [c for c in cell_columns if c not in CSV_FIELDS],
                                 restval="", extrasaction="ignore")
         writer.writeheader()

@@ -21,6 +21,7 @@ number of tasks; the grader bounds wall-clock time and output.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -93,6 +94,10 @@ _WRITE_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os
 _NATIVE_MODULES = frozenset({"_ctypes", "ctypes", "_posixsubprocess"})
 
 NOTES: list[str] = []   # what the tripwire saw (reported with the cell it happened in)
+CALLING: list[str] = []  # while the grader calls an exercise: the processes and threads it starts
+_START_EVENTS = _PROCESS_EVENTS - {"os.kill", "os.killpg", "signal.pthread_kill", "os.setsid"} | {
+    "_thread.start_new_thread"}
+_ORIGINAL_SETPROFILE, _ORIGINAL_GETPROFILE = sys.setprofile, sys.getprofile  # before any learner code
 
 
 def _inside(path: str, roots) -> bool:
@@ -140,7 +145,12 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
     def refuse(what: str) -> None:
         raise PermissionError(f"{what} {NOTE_MARK} (the submission is not isolated)")
 
+    calling, starts = CALLING, _START_EVENTS
+
     def hook(event: str, args: tuple) -> None:
+        if calling and event in starts and len(calling) < 10 and not (
+                event == "_thread.start_new_thread" and args and _threading_thread(args[0])):
+            calling.append(event)  # a thread started by threading gets the call's profile itself
         if event in AB:
             raise PermissionError(f"{event} {TAMPER_MARK}")
         if event in NE:  # the libraries' own native code (torch loads some with ctypes) is fine
@@ -320,6 +330,7 @@ def main(job_dir: str) -> int:
     config.HistoryManager.hist_file = ":memory:"
     shell = InteractiveShell.instance(config=config, colors="NoColor")
     shell.showtraceback = shell.showsyntaxerror = _make_showtraceback(shell)
+    _notebook_magics(shell)
     signal.signal(signal.SIGALRM, _on_alarm)
     limit = job["memory_bytes"]
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -337,6 +348,7 @@ def main(job_dir: str) -> int:
     sys.path.insert(0, str(work))
     install_guard(str(work), str(results), job["denied"], job["allowed"], bool(job.get("isolated")),
                   job.get("scratch", []), job.get("tmp", ""))
+    _note_raw_threads()
 
     cell_log = []
     real_stdout = sys.stdout
@@ -399,7 +411,8 @@ def main(job_dir: str) -> int:
             sys.stdout = sys.stderr = _BoundedText(0)
             signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
             try:
-                outcome = call_once(namespace[name], _Case(args, kwargs), invoke)
+                with tripwires.watching():
+                    outcome = call_once(namespace[name], _Case(args, kwargs), invoke)
                 record.update(error=outcome.error, message=outcome.message[:2000], mutated=outcome.mutated)
                 if outcome.error is None:
                     record["value"] = encode(outcome.value, arrays)
@@ -414,8 +427,9 @@ def main(job_dir: str) -> int:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 sys.stdout, sys.stderr = real_stdout, sys.__stderr__
         tripwires.disarm()
-        if tripwires.hits.get(name) and name not in borrowed:
-            borrowed[name] = f"{name} calls the library's `{tripwires.hits[name]}` when the grader runs it"
+        hit = tripwires.hits.get(name)
+        if hit and name not in borrowed:
+            borrowed[name] = hit[1:] if hit.startswith("=") else f"{name} calls the library's `{hit}` when the grader runs it"
         if record.get("error") == "MemoryError":
             record["message"] = "out of memory"
         try:
@@ -465,6 +479,8 @@ def _borrowed_object(obj, name: str, targets) -> str | None:
     if not library:
         return None
 
+    codes = {id(getattr(lib, "__code__", None)): dotted for dotted, lib in library if hasattr(lib, "__code__")}
+
     def which(x):
         for dotted, lib in library:
             try:
@@ -472,7 +488,8 @@ def _borrowed_object(obj, name: str, targets) -> str | None:
                     return dotted
             except Exception:  # noqa: BLE001
                 pass
-        return None
+        code = getattr(x, "__code__", None) if not isinstance(x, type) else None
+        return codes.get(id(code)) if code is not None else None  # a copy of its code object
 
     seen, todo = set(), [obj]
     while todo and len(seen) < 50:
@@ -482,6 +499,8 @@ def _borrowed_object(obj, name: str, targets) -> str | None:
         seen.add(id(x))
         hit = which(x)
         if hit:
+            if getattr(x, "__code__", None) is not None and not any(x is lib for _, lib in library):
+                return f"{name} runs a copy of the library's `{hit}` (its code object)"
             return f"{name} is the library's `{hit}`" if x is obj else f"{name} wraps the library's `{hit}`"
         if isinstance(x, type):
             for dotted, lib in library:
@@ -532,6 +551,12 @@ class _Tripwires:
         self.current = ""
         self.targets: list = []
         self.armed: set[str] = set()
+        # What identifies a library version however the learner reached it (a list, a default
+        # argument, an instance, a copy of its code): id -> (object kept alive, dotted name).
+        self.codes: dict[int, tuple[object, str]] = {}
+        self.cfuncs: dict[int, tuple[object, str]] = {}
+        self.methods: dict[str, tuple[type, str]] = {}
+        self.own_codes: set[int] = set()   # the wrappers' code: look past them to who called
         sys.meta_path.insert(0, _ArmAfterImport(self))  # a library first imported during a call
 
     def arm(self, exercise: str, targets) -> None:
@@ -558,6 +583,7 @@ class _Tripwires:
                 owner = getattr(sys.modules.get(head), cls, None)
             if owner is None:
                 continue
+            self._identify(dotted, lib, owner)
             wrapper = self._wrap(exercise, dotted, lib)
             if wrapper is None:
                 continue
@@ -568,6 +594,78 @@ class _Tripwires:
                 continue
             self.saved.append((owner, attr, lib, own))
             self.armed.add(dotted)
+
+    def _identify(self, dotted: str, lib, owner) -> None:
+        """Remember what ``lib`` runs: the code objects of a Python function (and of what it
+        wraps) or of a class's own methods; a C function itself; a C method by name and class."""
+        if isinstance(owner, type) and not hasattr(lib, "__code__"):  # torch.Tensor.softmax
+            self.methods[dotted.rpartition(".")[2]] = (owner, dotted)
+        parts = list(vars(lib).values()) if isinstance(lib, type) else [lib]
+        for part in parts[:200]:
+            obj, depth = getattr(part, "__func__", part), 0
+            while obj is not None and depth < 5:
+                code = getattr(obj, "__code__", None)
+                if code is not None:
+                    self.codes[id(code)] = (code, dotted)
+                elif callable(obj) and not isinstance(obj, type):
+                    self.cfuncs[id(obj)] = (obj, dotted)
+                obj, depth = getattr(obj, "__wrapped__", None), depth + 1
+
+    def _noted(self, caller, dotted: str) -> None:
+        """A library version ran; it counts unless the library called itself (the checks, or
+        a reference that uses another) or the grader's own wrapper passed the call on."""
+        while caller is not None and id(caller.f_code) in self.own_codes:
+            caller = caller.f_back
+        module = caller.f_globals.get("__name__", "") if caller is not None else ""
+        if module == "attnlab" or str(module).startswith("attnlab."):
+            return
+        if self.current:
+            self.hits.setdefault(self.current, dotted)
+
+    @contextlib.contextmanager
+    def watching(self):
+        """While the exercise is called: a profile function that sees every Python and C call,
+        so a library version counts however it was reached; processes and threads started are
+        noted (what they run cannot be watched)."""
+        codes, cfuncs, methods, noted = self.codes, self.cfuncs, self.methods, self._noted
+
+        def profile(frame, event, arg):
+            if event == "call":
+                hit = codes.get(id(frame.f_code))
+                if hit is not None:
+                    noted(frame.f_back, hit[1])
+            elif event == "c_call":
+                hit = cfuncs.get(id(arg))
+                if hit is None and methods:
+                    named = methods.get(getattr(arg, "__name__", None))
+                    if named is not None and isinstance(getattr(arg, "__self__", None), named[0]):
+                        hit = named
+                if hit is not None:
+                    noted(frame, hit[1])
+
+        import threading
+
+        had_child = _reap()[1]  # children of the cells: ended ones waited for, live ones noted
+        children = _children_seconds()
+        CALLING[:] = ["calling"]
+        threading.setprofile(profile)
+        _ORIGINAL_SETPROFILE(profile)
+        try:
+            yield
+        finally:
+            still = _ORIGINAL_GETPROFILE() is profile
+            _ORIGINAL_SETPROFILE(None)
+            threading.setprofile(None)
+            started = CALLING[1:]
+            CALLING.clear()
+            name = self.current
+            if name and not still:
+                self.hits.setdefault(name, f"={name} switches off the grader's watch of what it calls (sys.setprofile)")
+            waited = _children_seconds() > children
+            if name and (started or waited or (any(_reap()) and not had_child)):
+                what = "a thread" if started and all(e == "_thread.start_new_thread" for e in started) else "a process"
+                self.hits.setdefault(name, f"={name} starts {what} when the grader calls it, and what runs "
+                                           "there cannot be watched")
 
     def _wrap(self, exercise: str, dotted: str, lib):
         hits = self.hits
@@ -586,6 +684,7 @@ class _Tripwires:
                         note()
                         super().__init__(*args, **kwargs)
                 Watched.__name__ = Watched.__qualname__ = lib.__name__
+                self.own_codes.add(id(Watched.__init__.__code__))
                 return Watched
             except TypeError:  # a final class
                 return None
@@ -595,6 +694,7 @@ class _Tripwires:
         def watched(*args, **kwargs):
             note()
             return lib(*args, **kwargs)
+        self.own_codes.add(id(watched.__code__))
         return watched
 
     def disarm(self) -> None:
@@ -608,6 +708,9 @@ class _Tripwires:
                 pass
         self.saved.clear()
         self.armed.clear()
+        self.codes.clear()
+        self.cfuncs.clear()
+        self.methods.clear()
         self.current = ""
 
 
@@ -665,6 +768,50 @@ class _ArmingLoader:
                 self._hook.tripwires.rearm()
 
 
+def _note_raw_threads() -> None:
+    """Python 3.11 raises no audit event when a thread starts: wrap ``_thread.start_new_thread``
+    (and threading's copy of it) so that a thread started while an exercise is called, outside
+    ``threading`` (which gives new threads the call's profile), is noted."""
+    import _thread
+    import threading
+
+    original = _thread.start_new_thread
+
+    def start_new_thread(function, *args, **kwargs):
+        if CALLING and len(CALLING) < 10 and not _threading_thread(function):
+            CALLING.append("_thread.start_new_thread")
+        return original(function, *args, **kwargs)
+
+    _thread.start_new_thread = start_new_thread
+    if getattr(threading, "_start_new_thread", None) is original:
+        threading._start_new_thread = start_new_thread
+
+
+def _threading_thread(target) -> bool:
+    threading = sys.modules.get("threading")
+    return threading is not None and isinstance(getattr(target, "__self__", None), threading.Thread)
+
+
+def _reap() -> tuple[bool, bool]:
+    """Wait for this process's ended children: (whether there was one, whether one still runs)."""
+    reaped = False
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except OSError:  # ChildProcessError: no children at all
+            return reaped, False
+        if pid == 0:
+            return reaped, True
+        reaped = True
+
+
+def _children_seconds() -> float:
+    """CPU time of the processes this one started and waited for (a call that ran the
+    reference in a child process, even through the private fork_exec, adds to it)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _limit_tasks(n: int) -> None:
     """RLIMIT_NPROC for this process and every one it starts. Inside the sandbox's own user
     namespace the kernel (5.14 and later) counts only that namespace's tasks; root ignores it
@@ -685,6 +832,23 @@ class _Case:
 
     def __init__(self, args, kwargs) -> None:
         self.args, self.kwargs = args, kwargs
+
+
+def _notebook_magics(shell) -> None:
+    """What a notebook kernel does and a plain IPython shell refuses: ``%matplotlib inline``
+    (``notebook``, ``widget``, ...) and ``%pylab`` raise "Implement enable_gui" here, which would
+    stop the rest of the learner's cell. Figures stay off-screen (Agg) whatever is asked."""
+    def matplotlib_magic(line=""):  # noqa: ARG001 - every backend a notebook may ask for
+        return None
+
+    def pylab_magic(line=""):  # noqa: ARG001
+        from IPython.core.pylabtools import import_pylab
+
+        import_pylab(shell.user_ns, import_all="--no-import-all" not in line)
+
+    shell.register_magic_function(matplotlib_magic, "line", "matplotlib")
+    shell.register_magic_function(pylab_magic, "line", "pylab")
+    shell.enable_gui = lambda gui=None: None
 
 
 def _make_showtraceback(shell):

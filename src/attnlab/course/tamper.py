@@ -65,7 +65,7 @@ SUSPICIOUS_ATTRIBUTES = {
 SUSPICIOUS_DOTTED = {"sys.modules": "sys.modules"}
 SUSPICIOUS_NAMES = {
     "__builtins__": "the builtins", "builtins": "the builtins", "ctypes": "ctypes",
-    "sqlite3": "sqlite3 (the gradebook)", "__import__": "__import__", "_posixsubprocess": "_posixsubprocess",
+    "sqlite3": "sqlite3 (the gradebook)", "_posixsubprocess": "_posixsubprocess",
 }
 SUSPICIOUS_MODULES = ("ctypes", "sqlite3", "_posixsubprocess", "_ctypes")
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
@@ -335,7 +335,15 @@ def tampering_rest(tree: ast.AST, aliases, exercises: list[str]) -> list[Finding
     if isinstance(aliases, set):  # the old signature: a set of imported names
         aliases = {**DEFAULT_ALIASES, **{n: n for n in aliases}}
     findings = []
+    public_checks = set()  # `attnlab.checks` inside a call of a public check (`attnlab.checks.check_softmax(f)`)
     for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.attr.startswith("check_"):
+            root = _dotted(node).split(".")[0]
+            if (aliases.get(root, root) + _dotted(node)[len(root):]).startswith("attnlab.checks.check_"):
+                public_checks.update(id(n) for n in ast.walk(node.value))
+    for node in ast.walk(tree):
+        if id(node) in public_checks:
+            continue
         targets = []
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
