@@ -76,6 +76,36 @@ def header_cell(assignment: str, notebook: str) -> dict:  # noqa: ARG001 - the s
     return {"cell_type": "markdown", "id": HEADER_ID, "metadata": {}, "source": text}
 
 
+INSTALL_CELL_ID = "install-check"
+# Every notebook's first code cell (solutions/ and so notebooks/; tests/test_install_cell.py): where
+# the course library is missing, it prints the one command that installs it, not a bare traceback.
+INSTALL_CELL = """\
+# Is the course library installed in this notebook's Python? If not, this says how to install it.
+try:
+    import attnlab  # noqa: F401
+except ImportError:
+    import sys
+    from pathlib import Path
+    root = next((p for p in (Path.cwd(), *Path.cwd().parents)
+                 if (p / "pyproject.toml").is_file() and (p / "src" / "attnlab").is_dir()), None)
+    cpu = " --extra-index-url https://download.pytorch.org/whl/cpu" if sys.platform.startswith("linux") else ""
+    if root is not None:
+        print(f'attnlab is not installed for {sys.executable}. Run this in a cell, then restart the kernel:\\n'
+              f'    %pip install{cpu} -e "{root}"')
+    else:
+        print("attnlab is not installed, and this notebook is not inside the course folder. Get the course "
+              "folder (or its wheel, attnlab-*.whl, from your instructor), then run in a cell:\\n"
+              f"    %pip install{cpu} <the course folder or the .whl file>\\n"
+              "and restart the kernel (README, 'Without make: pip, Windows, Colab').")
+    raise ModuleNotFoundError("attnlab is not installed: run the command printed above") from None"""
+
+
+def install_cell() -> dict:
+    """The first code cell of every notebook (see ``INSTALL_CELL``)."""
+    return {"cell_type": "code", "execution_count": None, "id": INSTALL_CELL_ID, "metadata": {},
+            "outputs": [], "source": INSTALL_CELL}
+
+
 PREDICTION_PREFIX = "predict_"
 STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
 
