@@ -18,12 +18,13 @@ LAB_ARGS = --config=deploy/learner_lab_config.py --no-browser --ip=127.0.0.1 --p
 # pin; where the index is unreachable, tools/install.py says so and falls back to it.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: hub-proxy help bootstrap lab test test-busy release grade bench checkpoints clean-grading site handouts
+.PHONY: hub-proxy help bootstrap lock lab test test-busy release grade bench checkpoints clean-grading site handouts
 
 help:
 	@echo "make lab      start JupyterLab on notebooks/ (installs .venv first)"
 	@echo "make test     run the whole test suite (installs .venv first)"
 	@echo "make test-busy  the test suite while another process keeps one core busy"
+	@echo "make lock     re-resolve requirements.txt for every supported Python (uv; maintainers)"
 	@echo "make release  regenerate notebooks/ from solutions/ with nbgrader (instructors)"
 	@echo "make grade    autograde autograde/submitted/, write grades.csv and feedback (instructors)"
 	@echo "make bench    run the benchmarks in benchmarks/"
@@ -38,6 +39,20 @@ $(STAMP): requirements.txt pyproject.toml tools/install.py
 	@touch $@
 
 bootstrap: $(STAMP)
+
+# requirements.txt: one lock for every supported Python (3.10-3.13), resolved at once by uv with
+# environment markers where a package must differ; pyproject.toml keeps the ranges. torch is held
+# at tools/lock-constraints.txt; the CUDA packages PyPI's Linux torch would add are left out (the
+# install takes the CPU build). tests/test_environment.py checks the result.
+LOCK_NO_EMIT := triton cuda-bindings cuda-pathfinder cuda-toolkit nvidia-cublas nvidia-cuda-cccl \
+  nvidia-cuda-cupti nvidia-cuda-nvrtc nvidia-cuda-runtime nvidia-cudnn-cu13 nvidia-cufft nvidia-cufile \
+  nvidia-curand nvidia-cusolver nvidia-cusparse nvidia-cusparselt-cu13 nvidia-nccl-cu13 \
+  nvidia-nvjitlink nvidia-nvshmem-cu13 nvidia-nvtx
+lock: bootstrap
+	$(PY) -m pip install -q "uv>=0.5"
+	$(PY) -m uv pip compile pyproject.toml --extra course --extra site --extra test --universal \
+	  --python-version 3.10 -c tools/lock-constraints.txt $(addprefix --no-emit-package ,$(LOCK_NO_EMIT)) \
+	  --no-header --no-annotate -o requirements.txt
 
 # JupyterHub's proxy, from the npm registry, into .venv/node (deploy/jupyterhub_config.py and
 # tests/test_jupyterhub.py use it). Without npm, the hub test skips and says why.

@@ -152,11 +152,13 @@ def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str]
         real = os.path.realpath(h)
         if os.path.isdir(real) and any(real.startswith(d + "/") for d in bound):
             cmd += ["--tmpfs", real]
+    # The job's private /tmp first, then the interpreter, the virtualenv and attnlab on top of it:
+    # a venv or a course kept under the host's /tmp stays visible (mounts apply in order).
+    cmd += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev",
+            "--bind", str(job_dir / "tmp"), "/tmp"]
     for r in _readonly_roots():
         cmd += ["--ro-bind", r, r]
-    cmd += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev",
-            "--bind", str(job_dir / "tmp"), "/tmp",
-            "--dir", JOB_ROOT,
+    cmd += ["--dir", JOB_ROOT,
             "--bind", str(job_dir / "work"), f"{JOB_ROOT}/work",
             "--bind", str(job_dir / "results"), f"{JOB_ROOT}/results",
             "--chdir", f"{JOB_ROOT}/work"]
