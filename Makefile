@@ -53,6 +53,7 @@ lock: bootstrap
 	$(PY) -m uv pip compile pyproject.toml --extra course --extra site --extra test --universal \
 	  --python-version 3.10 -c tools/lock-constraints.txt $(addprefix --no-emit-package ,$(LOCK_NO_EMIT)) \
 	  --no-header --no-annotate -o requirements.txt
+	$(PY) tools/environment_yml.py
 
 # JupyterHub's proxy, from the npm registry, into .venv/node (deploy/jupyterhub_config.py and
 # tests/test_jupyterhub.py use it). Without npm, the hub test skips and says why.
