@@ -1,6 +1,6 @@
 """The notebooks themselves: they run, they are generated, they are clean.
 
-* every solution notebook executes headless without error;
+* every solution notebook executes headless without error, and its text's claims hold;
 * ``make release`` regenerates ``notebooks/`` byte for byte (one source of truth);
 * committed notebooks carry no outputs and no volatile metadata;
 * student notebooks say they are generated, keep every grade cell, and hide the solutions and
@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 
 import nbformat
@@ -17,6 +16,7 @@ import pytest
 from nbclient import NotebookClient
 
 import coursekit as ck
+from attnlab import claims
 from attnlab.course.nbtext import dumps
 
 ASSIGNMENTS = ck.assignments()
@@ -31,20 +31,25 @@ def _committed():
 
 @pytest.mark.notebooks
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_solution_notebook_executes(assignment, tmp_path):
+def test_solution_notebook_executes(assignment, tmp_path, monkeypatch):
+    """The solution notebook runs headless without error, in the normal configuration (not
+    NBGRADER_EXECUTION's small one), and its text is true: this one run also records the claims
+    (``attnlab.claims``), and every span's claim must be computed and agree with its text, every
+    computed claim shown by a span (``tests/test_claims.py`` tests the mechanism)."""
     path = ck.solution_path(assignment)
     nb = nbformat.read(path, as_version=4)
     work = tmp_path / assignment
     shutil.copytree(path.parent, work)
-    env_backup = os.environ.pop("NBGRADER_EXECUTION", None)
-    try:
-        NotebookClient(nb, timeout=CELL_LIMIT_S, kernel_name="python3",
-                       resources={"metadata": {"path": str(work)}}).execute()
-    finally:
-        if env_backup is not None:
-            os.environ["NBGRADER_EXECUTION"] = env_backup
+    claims_file = tmp_path / "claims.jsonl"
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)  # the kernel inherits this environment
+    monkeypatch.setenv(claims.ENV, str(claims_file))
+    NotebookClient(nb, timeout=CELL_LIMIT_S, kernel_name="python3",
+                   resources={"metadata": {"path": str(work)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+    found = claims.problems((c.source for c in nb.cells if c.cell_type == "markdown"),
+                            claims.read_recorded(claims_file))
+    assert not found, f"{assignment}: the text and its claims disagree:\n" + "\n".join(found)
 
 
 @pytest.mark.notebooks

@@ -13,11 +13,15 @@ and a code cell of the same notebook computes it::
     claim("pe_dot_goes_negative", bool((dots < 0).any()))                # a verdict
 
 ``claim`` returns its value, so a cell can print or plot what it recorded. A number claim agrees
-with its text when the value rounds to the number as written (in the units the text shows, as many decimals as it shows;
-``1,713``, ``96.4%``, ``3.1x``, ``17.18 GB`` are read as 1713, 96.4, 3.1, 17.18). A verdict claim
-(a ``bool``) agrees when it is ``True``. ``tests/test_claims.py`` runs every solution notebook with
-``ATTNLAB_CLAIMS_FILE`` set, reads what ``claim`` recorded, and fails on a span whose claim was never
-computed, on a claim no span shows, and on a text that disagrees with its value.
+with its text when the value rounds to the number as written (in the units the text shows, as many
+decimals as it shows): ``1,713`` and ``1 713`` are 1713, ``96.4%`` is 96.4, ``3.1x`` is 3.1,
+``17.18 GB`` is 17.18, ``−0.25`` is -0.25, and ``2.0e-5``, ``2.0 \\times 10^{-5}`` and
+``10^{-15}`` are read with their exponent (``2.0e-5`` agrees with values within 0.05e-5). The
+first number of the text counts; digits inside a word (``float32``, ``BLEU-4``) are no number. A
+verdict claim (a ``bool``) agrees when it is ``True``. ``tests/test_notebooks.py`` runs every
+solution notebook once with ``ATTNLAB_CLAIMS_FILE`` set, reads what ``claim`` recorded, and
+:func:`problems` fails a span whose claim was never computed, a claim no span shows, and a text
+that disagrees with its value (``tests/test_claims.py`` tests this module).
 """
 from __future__ import annotations
 
@@ -25,12 +29,28 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterable, Mapping
 from numbers import Real
+from pathlib import Path
 
 ENV = "ATTNLAB_CLAIMS_FILE"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-SPAN = re.compile(r'<span\s+data-claim="([^"]+)"\s*>(.*?)</span>', re.S)
-_NUMBER = re.compile(r"[-−+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+SPAN = re.compile(r"""<span\b[^>]*?\bdata-claim\s*=\s*(?P<q>["'])(?P<name>.*?)(?P=q)[^>]*>(?P<text>.*?)</span\s*>""",
+                  re.S | re.I)
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_MINUS = "-−–"  # ASCII hyphen-minus, Unicode minus, en dash (as typed in prose)
+_NUMBER = re.compile(
+    r"(?<![\w.])"                        # not inside a word (float32) or after a decimal point
+    rf"(?<![\w.][{_MINUS}+])"            # nor after a hyphen inside a word (BLEU-4, 3-10)
+    rf"(?P<sign>[{_MINUS}+]?)"
+    rf"(?:(?P<power>10\s*\^\s*\{{?\s*(?P<p>[{_MINUS}+]?\d+)\s*\}}?"                # 10^{-15}
+    r"|10(?P<ps>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))"                                       # 10⁻¹⁵
+    r"|(?P<mantissa>\d{1,3}(?:(?:,|[ \u00a0\u2009\u202f])\d{3})+(?!\d)(?:\.\d+)?"  # 1,713 / 20 000
+    r"|\d+(?:\.\d+)?|\.\d+)"
+    rf"(?:[eE](?P<e>[{_MINUS}+]?\d+)"                                        # 2.0e-5
+    rf"|\s*(?:\\times|×|\\cdot|·)\s*10\s*\^\s*\{{?\s*(?P<t>[{_MINUS}+]?\d+)\s*\}}?"  # 2 \times 10^{-5}
+    r"|\s*(?:\\times|×|\\cdot|·)\s*10(?P<ts>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))?)"    # 2 × 10⁻⁵
+)
 
 recorded: dict[str, object] = {}
 
@@ -39,8 +59,10 @@ def claim(name: str, value):
     """Record ``value`` (a real number or a bool) as the computed form of the claim ``name``."""
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(f"claim name: expected lower_case_with_underscores, got {name!r}")
-    if hasattr(value, "item") and getattr(value, "size", 1) == 1:  # numpy / torch scalars
-        value = value.item()
+    if callable(getattr(value, "item", None)):  # numpy / torch scalars and one-element arrays
+        size = value.numel() if callable(getattr(value, "numel", None)) else getattr(value, "size", 1)
+        if size == 1:
+            value = value.item()
     if not isinstance(value, (bool, Real)):
         raise ValueError(f"claim {name!r}: expected a number or a bool, got {type(value).__name__}")
     value = value if isinstance(value, bool) else float(value)
@@ -54,17 +76,30 @@ def claim(name: str, value):
 
 def spans(markdown: str) -> list[tuple[str, str]]:
     """The ``(claim name, text)`` pairs of a markdown source."""
-    return [(m.group(1), re.sub(r"<[^>]+>", "", m.group(2)).strip()) for m in SPAN.finditer(markdown)]
+    return [(m.group("name"), re.sub(r"<[^>]+>", "", m.group("text")).strip()) for m in SPAN.finditer(markdown)]
+
+
+def _int(text: str) -> int:
+    return int(text.translate(_SUPERSCRIPT).replace("−", "-").replace("–", "-"))
 
 
 def number_in(text: str) -> tuple[float, int] | None:
-    """The number a span's text shows and its count of decimals (``None`` for a verdict)."""
+    """The number a span's text shows and its count of decimals (``None`` for a verdict).
+
+    The count of decimals is the power of ten of the last digit shown, negated: 2 for ``96.25``,
+    6 for ``2.0e-5``, -4 for ``1e4``; the text agrees with values that round there.
+    """
     m = _NUMBER.search(text)
     if m is None:
         return None
-    digits = m.group(0).replace(",", "").replace("−", "-")
-    decimals = len(digits.split(".", 1)[1]) if "." in digits and "e" not in digits.lower() else 0
-    return float(digits), decimals
+    sign = -1.0 if m.group("sign") and m.group("sign") != "+" else 1.0
+    if m.group("power") is not None:  # 10^k alone: one significant digit, the 1
+        exponent = _int(m.group("p") if m.group("p") is not None else m.group("ps"))
+        return sign * 10.0 ** exponent, -exponent
+    digits = re.sub(r"[, \u00a0\u2009\u202f]", "", m.group("mantissa"))
+    decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    exponent = next((_int(g) for g in (m.group("e"), m.group("t"), m.group("ts")) if g is not None), 0)
+    return sign * float(digits) * 10.0 ** exponent, decimals - exponent
 
 
 def disagreement(text: str, value) -> str | None:
@@ -82,4 +117,39 @@ def disagreement(text: str, value) -> str | None:
     tolerance = 0.5 * 10.0 ** (-decimals) * (1 + 1e-9)
     if abs(value - number) <= tolerance:
         return None
-    return f"the text says {text!r}, but the notebook computed {value:.{max(decimals, 1) + 2}f}"
+    computed = f"{value:.{decimals + 2}f}" if 0 <= decimals <= 6 and abs(value) < 1e9 else f"{value:.4g}"
+    return f"the text says {text!r} ({number:g}), but the notebook computed {computed}"
+
+
+def read_recorded(path: str | os.PathLike) -> dict[str, object]:
+    """The claims a run recorded in the file ``ENV`` named (the last value of a name counts)."""
+    out: dict[str, object] = {}
+    file = Path(path)
+    if file.exists():
+        for line in file.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                out[entry["name"]] = entry["value"]
+    return out
+
+
+def problems(markdown: Iterable[str], computed: Mapping[str, object]) -> list[str]:
+    """What is wrong between a notebook's markdown sources and the claims its run ``computed``:
+    a span whose claim was never computed, a computed claim that no span shows, a text that
+    disagrees with its value. Empty when the text is true."""
+    shown = [pair for source in markdown for pair in spans(source)]
+    out = []
+    for name, text in shown:
+        if not _NAME.match(name):
+            out.append(f"span {name!r}: a claim name is lower_case_with_underscores")
+        elif name not in computed:
+            out.append(f"span {name!r} ({text!r}): no cell computed it (call claim({name!r}, value))")
+        else:
+            why = disagreement(text, computed[name])
+            if why is not None:
+                out.append(f"claim {name!r}: {why}")
+    names = {name for name, _ in shown}
+    out += [f"claim {name!r} = {value!r} was computed, but no markdown span shows it "
+            f'(wrap its text in <span data-claim="{name}">...</span>)'
+            for name, value in computed.items() if name not in names]
+    return out
