@@ -111,3 +111,16 @@ def test_environment_yml_takes_torch_from_the_cpu_index():
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     assert f"--extra-index-url {install.DEFAULT_TORCH_INDEX}" in pip
     assert install.torch_pin() in pip
+
+
+def test_an_unsupported_python_stops_with_one_clear_line(tmp_path):
+    """A venv made with Python 3.9 (or 3.14) is refused before pip runs, naming the supported range."""
+    import pytest
+
+    for version in ("3.9.18", "3.14.0"):
+        fake = tmp_path / f"python{version}"
+        fake.write_text(f"#!/bin/sh\necho {version}\n")
+        fake.chmod(0o755)
+        with pytest.raises(SystemExit, match=r"supports Python 3\.10 to 3\.13"):
+            install.check_python(str(fake))
+    install.check_python(sys.executable)  # the Python running the tests is supported

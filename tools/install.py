@@ -31,10 +31,29 @@ DEFAULT_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
 PROBE_SECONDS = 5.0
 
 
+SUPPORTED = ((3, 10), (3, 13))  # the oldest and newest minor CI runs (README, "Supported Pythons")
+
+
+def check_python(python: str) -> None:
+    """Stop with one clear line when the venv's Python is one the lock was not made for (pip would
+    otherwise fail part-way with a resolver error about some package's Requires-Python)."""
+    out = subprocess.run([python, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"error: could not run {python}: {out.stderr.strip()[:200]}")
+    version = tuple(int(x) for x in out.stdout.split("."))
+    low, high = SUPPORTED
+    if not low <= version[:2] <= high:
+        raise SystemExit(
+            f"error: {python} is Python {out.stdout.strip()}; the course supports Python "
+            f"{low[0]}.{low[1]} to {high[0]}.{high[1]}. Delete .venv and run again with one of those, e.g. "
+            f"`make bootstrap PYTHON=python3.12`.")
+
+
 def torch_pin(requirements: Path = ROOT / "requirements.txt") -> str:
-    """The ``torch==X`` line of ``requirements.txt``."""
+    """The ``torch==X`` line of ``requirements.txt`` (without an environment marker)."""
     for line in requirements.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
+        line = line.split("#", 1)[0].split(";", 1)[0].strip()
         if line.lower().startswith("torch=="):
             return line
     raise SystemExit(f"error: expected a 'torch==VERSION' line in {requirements}, found none")
@@ -78,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", metavar="REPORT", help="resolve the CPU torch only: "
                         "pip install --dry-run --report REPORT (installs nothing)")
     args = parser.parse_args(argv)
+    check_python(args.python)
     commands, note = plan(args.python, args.torch_index)
     if note:
         print(note, file=sys.stderr)
