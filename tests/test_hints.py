@@ -8,10 +8,11 @@ code its hints contain, and fails above one. The definitions:
   prompts it: the markdown cells since the last code cell that is not an exercise (two exercises
   that share one prompt, as 05's ``split_heads`` and ``merge_heads``, share its hints), read as
   the learner sees them (HTML entities and Markdown backslash escapes undone);
-* a **solution line** is a line between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` that is
+* a **solution line** is a line between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` (every
+  such block of the exercise's cell: a class has one per method) that is
   neither blank nor a comment, with its trailing comment removed, and at least 12 characters long
-  once its whitespace is removed (shorter lines, ``return out`` or ``B, L, D = X.shape``-sized
-  bookkeeping, say nothing a learner could not write alone);
+  once its whitespace is removed (shorter lines, such as ``return out`` or ``h = x @ W``, say
+  nothing a learner could not write alone);
 * a line **appears** in the hints when its text with all whitespace removed is a substring of the
   hints' text with all whitespace removed (so re-spacing or re-wrapping a line does not hide it).
 """
@@ -32,6 +33,7 @@ MAX_LINES_IN_HINTS = 1
 DETAILS = re.compile(r"<details\b.*?</details\s*>", re.S | re.I)
 MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 WHITESPACE = re.compile(r"\s+")
+SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION[^\n]*\n(.*?)### END SOLUTION", re.S)
 
 
 def squeeze(text: str) -> str:
@@ -40,17 +42,16 @@ def squeeze(text: str) -> str:
 
 def solution_lines(source: str) -> list[str]:
     """The solution's lines that count (see the module docstring), as written, comments removed."""
-    body = source.split("### BEGIN SOLUTION", 1)[-1].split("### END SOLUTION", 1)[0]
-    lines = body.splitlines()
-    try:  # remove comments by token, so that a '#' inside a string stays
-        tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
-        for tok in reversed(tokens):
-            if tok.type == tokenize.COMMENT:
+    lines = source.splitlines()
+    try:  # comments found by token in the whole cell, so that a '#' inside a string stays
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT and not tok.string.startswith("### "):  # keep the markers
                 row, col = tok.start
                 lines[row - 1] = lines[row - 1][:col]
-    except (tokenize.TokenError, IndentationError, SyntaxError):  # not Python: drop comment lines
-        lines = ["" if line.strip().startswith("#") else line for line in lines]
-    return [line.strip() for line in lines if len(squeeze(line)) >= MIN_LINE_CHARS]
+    except (tokenize.TokenError, IndentationError, SyntaxError):  # not Python: a comment is "  # ..."
+        lines = [re.sub(r"(^|\s)#(?!## ).*$", "", line) for line in lines]
+    bodies = SOLUTION_BLOCK.findall("\n".join(lines))  # a class or a cell of two functions has several
+    return [line.strip() for body in bodies for line in body.splitlines() if len(squeeze(line)) >= MIN_LINE_CHARS]
 
 
 def hints_text(markdown: str) -> str:
@@ -170,3 +171,20 @@ def test_only_the_details_blocks_count():
               "`return e / np.sum(e, axis=axis, keepdims=True)`.\n"
               "<details><summary>Hint 1: the idea</summary>\n\nShift invariance.\n</details>")
     assert leaks(_notebook(prompt))["softmax"] == []
+
+
+def test_every_solution_block_of_a_cell_counts():
+    """A class exercise has one block per method; all of them are the solution."""
+    cell = '''class M(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        ### BEGIN SOLUTION
+        self.proj = nn.Linear(d, d)  # (D, D)
+        ### END SOLUTION
+
+    def forward(self, x):
+        ### BEGIN SOLUTION
+        return torch.softmax(self.proj(x), dim=-1)
+        ### END SOLUTION
+'''
+    assert solution_lines(cell) == ["self.proj = nn.Linear(d, d)", "return torch.softmax(self.proj(x), dim=-1)"]

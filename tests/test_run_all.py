@@ -6,8 +6,11 @@ the rest. So each student notebook is executed with errors allowed (nbclient,
 ``allow_errors=True``; ``NBGRADER_EXECUTION=1`` keeps the training cells small) and its cells
 are judged by who wrote them:
 
+* every cell runs (errors allowed, the kernel survives, no cell is left unexecuted);
 * the **learner's cells** (exercise stubs and ``prediction_x = None`` cells) run, and raise
   nothing or ``NotImplementedError`` (a stub that runs its body at the top level);
+* every **grade cell** fails: it reached the learner's blank stub (a check that passes on a
+  blank notebook never looked at the learner's code);
 * the **course's own cells** (set-up, story, plots, "try it" cells, checks) raise nothing,
   except
   - ``NotImplementedError`` raised inside a learner's cell: the innermost frame of the traceback
@@ -22,7 +25,6 @@ the course's cell must use ``attnlab``'s reference instead, or guard against the
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 
@@ -69,7 +71,10 @@ def problems(nb) -> list[str]:
         if cell.execution_count is None:
             out.append(f"{name} did not run")
             continue
-        for error in (o for o in cell.outputs if o.output_type == "error"):
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        if ck.nbg(cell).get("grade") and not errors:
+            out.append(f"{name} passed on a blank notebook: a check must reach the learner's stub")
+        for error in errors:
             said = f"{name} raised {error.ename}: {ANSI.sub('', error.evalue)[:300]}"
             if gid in learner:
                 if error.ename != "NotImplementedError":
@@ -100,11 +105,15 @@ def test_run_all_on_blank_notebook_reaches_every_exercise(assignment, tmp_path, 
     assert not found, f"{assignment}, Run all on the blank notebook:\n" + "\n".join(found)
 
 
-def _cell(source: str, gid: str | None = None, count: int = 1, error: tuple | None = None):
+def _cell(source: str, gid: str | None = None, count: int = 1, error: tuple | None = None,
+          grade: bool = False):
     cell = nbformat.v4.new_code_cell(source)
     cell.execution_count = count
     if gid:
         cell.metadata["nbgrader"] = {"grade_id": gid, "solution": True, "grade": False}
+    if grade:
+        cell.metadata["nbgrader"] = {"grade_id": f"test_{count}", "solution": False, "grade": True,
+                                     "points": 1}
     if error:
         ename, evalue, traceback = error
         cell.outputs = [nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=traceback)]
@@ -121,7 +130,8 @@ def test_problems_tells_the_learners_stub_from_the_courses_bug():
     good = nbformat.v4.new_notebook(cells=[
         stub,
         _cell("f(1)", count=7, error=("NotImplementedError", "", frames)),
-        _cell("check_f(f)", count=8, error=("CheckFailure", "f is not implemented yet: replace ...", [])),
+        _cell("check_f(f)", count=8, error=("CheckFailure", "f is not implemented yet: replace ...", []),
+              grade=True),
     ])
     assert problems(good) == []
     bad = nbformat.v4.new_notebook(cells=[
@@ -130,8 +140,10 @@ def test_problems_tells_the_learners_stub_from_the_courses_bug():
         _cell("g()", count=5, error=("NotImplementedError", "", ["Cell In[5], line 1", "Cell In[2], line 9"])),
         _cell("check_f(f)", count=6, error=("CheckFailure", "f is not defined: run the cell", [])),
         _cell("x = 1", count=None),
+        _cell("check_f(f)", count=9, grade=True),
     ])
     found = problems(bad)
-    assert len(found) == 4, found
+    assert len(found) == 5, found
     assert "NameError" in found[0] and "not raised by a learner's stub" in found[1]
     assert "CheckFailure" in found[2] and "did not run" in found[3]
+    assert "passed on a blank notebook" in found[4]
