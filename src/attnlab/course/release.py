@@ -76,7 +76,6 @@ def header_cell(assignment: str, notebook: str) -> dict:  # noqa: ARG001 - the s
     return {"cell_type": "markdown", "id": HEADER_ID, "metadata": {}, "source": text}
 
 
-INSTALL_CELL_ID = "install-check"
 # Every notebook's first code cell (solutions/ and so notebooks/; tests/test_install_cell.py): where
 # the course library is missing, it prints the one command that installs it, not a bare traceback.
 INSTALL_CELL = """\
@@ -98,12 +97,6 @@ except ImportError:
               f"    %pip install{cpu} <the course folder or the .whl file>\\n"
               "and restart the kernel (README, 'Without make: pip, Windows, Colab').")
     raise ModuleNotFoundError("attnlab is not installed: run the command printed above") from None"""
-
-
-def install_cell() -> dict:
-    """The first code cell of every notebook (see ``INSTALL_CELL``)."""
-    return {"cell_type": "code", "execution_count": None, "id": INSTALL_CELL_ID, "metadata": {},
-            "outputs": [], "source": INSTALL_CELL}
 
 
 PREDICTION_PREFIX = "predict_"
