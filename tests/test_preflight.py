@@ -85,3 +85,11 @@ def test_the_module_runs_by_hand():
     proc = subprocess.run([sys.executable, "-m", "attnlab.course.preflight"], capture_output=True, text=True,
                           timeout=180)
     assert proc.returncode == 0 and "the grading sandbox runs" in proc.stdout, proc.stderr
+
+
+def test_preflight_names_a_memory_limit_the_libraries_do_not_fit_in():
+    """The class of failure PyPI's CUDA torch caused: the address-space limit is taken above what
+    the libraries mapped, and a limit too small for a first import is the grader's, named."""
+    preflight.check(memory_bytes=256 * 2**20)  # room for a first cell above the libraries
+    cause, fix = preflight.diagnose("ImportError: x.so: failed to map segment from shared object", "/p")
+    assert "memory limit" in cause and "--memory" in fix

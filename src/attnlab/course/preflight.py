@@ -19,11 +19,20 @@ from pathlib import Path
 from . import boundary
 
 OK = "attnlab-preflight-ok"
-# What every sandbox imports before the learner's first cell (attnlab.course.sandbox and the
-# kernel it builds on), and one line that writes to the job's own /tmp.
-PROBE = ("import tempfile, numpy, IPython, attnlab, attnlab.course.sandbox\n"
-         "with tempfile.NamedTemporaryFile() as fh: fh.write(b'x')\n"
-         f"print({OK!r})\n")
+# What a sandbox does before a learner's first cell: import the kernel and the libraries the
+# notebooks preload (torch among them), take the same address-space limit, then import and
+# allocate as a first cell would, and write to the job's own /tmp.
+PROBE = """\
+import sys, tempfile
+import numpy, IPython, torch, attnlab, attnlab.checks
+from attnlab.course import sandbox
+sandbox.limit_address_space(int(sys.argv[1]))
+import numpy.random, matplotlib.pyplot
+numpy.ones(2**20)
+with tempfile.NamedTemporaryFile() as fh:
+    fh.write(b"x")
+print(%r)
+""" % OK
 SECONDS = 120.0
 
 
@@ -38,6 +47,9 @@ def diagnose(output: str, python: str) -> tuple[str, str]:
         return (f"the sandbox cannot see the grader's Python {python}",
                 "keep the course's virtual environment in a folder the sandbox mounts (any folder but "
                 "/proc, /dev and the sandbox's own /job); if it is already, report this as a bug")
+    if "failed to map segment" in text or "memoryerror" in text or "cannot allocate memory" in text:
+        return ("the sandbox's memory limit leaves no room for the libraries every notebook loads",
+                "grade with a larger --memory (MiB); if the default fails, report this as a bug")
     if "modulenotfounderror" in text or "importerror" in text:
         line = next((ln for ln in output.splitlines() if "Error" in ln), "").strip()
         return (f"the grader's Python cannot import what every submission needs inside the sandbox ({line})",
@@ -50,9 +62,13 @@ def diagnose(output: str, python: str) -> tuple[str, str]:
     return ("the sandbox's Python did not run", "read the output above; fix the environment and grade again")
 
 
-def check(python: str | None = None, hide: list[str] = (), isolation: boundary.Isolation | None = None) -> None:
-    """Run the probe; raise :class:`PreflightFailed` (exit status 2) naming the cause and the fix."""
-    from .grading import _clean_env
+def check(python: str | None = None, hide: list[str] = (), isolation: boundary.Isolation | None = None,
+          memory_bytes: int | None = None) -> None:
+    """Run the probe; raise :class:`PreflightFailed` naming the cause and the fix. ``memory_bytes``:
+    the learner's address space (``Limits.memory_mib``)."""
+    from .grading import Limits, _clean_env
+
+    memory_bytes = memory_bytes or Limits().memory_mib * 2**20
 
     python = python or sys.executable
     isolation = isolation or boundary.probe()
@@ -60,7 +76,7 @@ def check(python: str | None = None, hide: list[str] = (), isolation: boundary.I
     try:
         for part in ("work", "results", "tmp"):
             (job_dir / part).mkdir()
-        argv = [python, "-I", "-c", PROBE]
+        argv = [python, "-I", "-c", PROBE, str(int(memory_bytes))]
         if isolation.isolated:
             env = _clean_env(f"{boundary.JOB_ROOT}/work", "/tmp")
             cmd = boundary.command(job_dir, argv, env, hide=list(hide))

@@ -269,6 +269,28 @@ class Opaque:
 READY_MARK = b"\n\x00attnlab-sandbox-ready\x00\n"   # a memory probe's "no learner code has run yet"
 
 
+def address_space_now() -> int:
+    """This process's virtual address space, bytes (``VmSize``), or 0 where /proc cannot say."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def limit_address_space(memory_bytes: int) -> int:
+    """``RLIMIT_AS`` = what the libraries already mapped + ``memory_bytes`` for the learner's code.
+    An absolute limit would count the libraries too: PyPI's Linux torch (the CUDA build) maps
+    more than 2 GiB of shared objects before any cell runs, and every notebook then died at its
+    first import. Returns the limit set."""
+    limit = address_space_now() + int(memory_bytes)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return limit
+
+
 def _probe_baseline(shell, warmup) -> None:
     """A memory probe (see ``attnlab.course.grading``), before any learner code runs: warm up
     what the measured call will use (a first cell, the reference on the same inputs), give
@@ -332,8 +354,7 @@ def main(job_dir: str) -> int:
     shell.showtraceback = shell.showsyntaxerror = _make_showtraceback(shell)
     _notebook_magics(shell)
     signal.signal(signal.SIGALRM, _on_alarm)
-    limit = job["memory_bytes"]
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    limit_address_space(job["memory_bytes"])
     resource.setrlimit(resource.RLIMIT_FSIZE, (job["file_bytes"], job["file_bytes"]))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if job.get("isolated") and job.get("tasks_max"):
