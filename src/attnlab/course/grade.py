@@ -62,27 +62,63 @@ def _in_gradebook(db_url: str, assignment: str) -> bool:
 
 
 class Progress:
-    """One line per graded submission under a tqdm bar (on a terminal), or plain lines (in logs)."""
+    """One line per graded submission under a tqdm bar (on a terminal), or plain lines (in logs)
+    with the count, the rate and the time left; the same lines are appended to ``log``
+    (``autograde/grading.log``) under a header line giving the batch's date."""
 
-    def __init__(self, total: int, stream=sys.stderr) -> None:
+    def __init__(self, total: int, stream=sys.stderr, log: Path | None = None) -> None:
+        import time
+        from datetime import datetime, timezone
+
         from tqdm import tqdm
 
         self.stream, self.done, self.total = stream, 0, total
+        self.started, self.clock = time.monotonic(), time.monotonic
+        self.log = log
         self.bar = tqdm(total=total, file=stream, unit="submission", dynamic_ncols=True,
                         disable=not stream.isatty())
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        self._log(f"== grading batch of {total} submission(s), started {stamp}")
+
+    def _log(self, text: str) -> None:
+        if self.log is None:
+            return
+        try:  # the log is a convenience: a full disk or a read-only folder never stops the batch
+            self.log.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.log, "a", encoding="utf-8", errors="backslashreplace") as fh:
+                fh.write(text + "\n")
+        except OSError:
+            self.log = None
 
     def step(self, result: Result) -> None:
         line = (f"{result.student}/{result.assignment}: {result.status} "
                 f"{result.score:g}/{result.max_score:g} ({result.seconds:.1f} s)")
         self.done += 1
+        elapsed = max(self.clock() - self.started, 1e-9)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate
+        plain = (f"{self.done}/{self.total} ({100 * self.done / max(self.total, 1):.0f}%, "
+                 f"{rate * 60:.1f}/min, {_duration(left)} left)  {line}")
         if self.bar.disable:
-            self.stream.write(f"{self.done}/{self.total}  {line}\n")
+            self.stream.write(plain + "\n")
             self.stream.flush()
         else:
             self.bar.write(line, file=self.stream)
             self.bar.update(1)
+        self._log(plain)
         if self.done >= self.total:
             self.bar.close()
+            self._log(f"== done: {self.done} submission(s) in {_duration(elapsed)}")
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``3 min 05 s``, ``1 h 02 min``."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
 def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grades.csv", jobs: int = 1,
@@ -112,7 +148,7 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     todo = sorted({s.assignment for s in subs})
     plans = {a: plan_assignment(root, a) for a in todo}
     print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
-    progress = Progress(len(subs))
+    progress = Progress(len(subs), log=root / "autograde" / "grading.log")
     results: list[Result] = []
     by_key = {(s.student, s.assignment): s for s in subs}
     with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
