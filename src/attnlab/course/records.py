@@ -256,6 +256,7 @@ def store(root: Path, results: list[Result]) -> dict[tuple[str, str], dict]:
     for r in results:
         row = r.row()
         row["messages"] = {v.grade_id: (v.lines[0] if v.lines else "") for v in r.cells if not v.passed}
+        row["seconds"] = round(float(r.seconds or 0.0), 2)  # for `attnlab-course report`
         rows[(r.student, r.assignment)] = row
     path.write_text(json.dumps(sorted(rows.values(), key=lambda r: (r["assignment"], r["student_id"])), indent=1),
                     encoding="utf-8")
