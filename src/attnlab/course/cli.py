@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 # jsonschema (imported by nbformat and nbgrader) compiles ~40 grammars at import time when the
 # optional rfc3987_syntax package is installed, to validate IRI string formats that notebooks and
@@ -49,6 +50,23 @@ def main(argv: list[str] | None = None) -> int:
                    help="the grader's own memory bound (heap), MiB (default: %(default)s)")
     g.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
     g.add_argument("--no-feedback", action="store_true", help="skip the feedback HTML")
+    x = sub.add_parser(
+        "export", help="write the gradebook as an LMS's grade import CSV (Canvas, Moodle)",
+        description=("One row per learner, one column per assignment in solutions/ (its score from the "
+                     "gradebook, manual grades included; empty where nothing was submitted). Canvas: "
+                     "Student, ID, SIS User ID, Section, then the assignments, with Canvas's Points "
+                     "Possible row. Moodle: ID number, Username, Email address, Full name, then the "
+                     "assignments. Without --roster, the nbgrader student id fills the identifiers."))
+    x.add_argument("--format", required=True, choices=("canvas", "moodle"), help="the LMS's import format")
+    x.add_argument("--output", "-o", required=True, help="the CSV to write")
+    x.add_argument("--roster", help="CSV with student_id and any of name, canvas_id, sis_id, section, email, "
+                                    "username, id_number: maps nbgrader ids to the LMS's identities")
+    r = sub.add_parser("report", help="the class at a glance: an HTML page with charts",
+                       description=("Score distributions, the share failing each check, the mistakes "
+                                    "the checks named most often, the slowest submissions and every "
+                                    "submission not simply graded, from the gradebook and the last "
+                                    "grading runs."))
+    r.add_argument("--output", "-o", help="folder for index.html and its PNGs (default: autograde/report/)")
     args = parser.parse_args(argv)
     # nbgrader's gradebook runs `alembic` from PATH when it creates a database.
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
@@ -56,6 +74,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "release":
         for path in _release.release(root, args.assignments or None):
             print(f"wrote {path.relative_to(root)}")
+        return 0
+    if args.command == "export":
+        from . import lms
+
+        try:
+            path, n = lms.export(root, args.format, Path(args.output), Path(args.roster) if args.roster else None)
+        except lms.ExportError as exc:
+            raise SystemExit(f"error: {exc}") from None
+        print(f"wrote {path} ({args.format}, {n} learner(s))")
+        return 0
+    if args.command == "report":
+        from . import report
+
+        print(f"wrote {report.write_report(root, Path(args.output) if args.output else None)}")
         return 0
     if args.jobs < 1:
         parser.error(f"--jobs: expected a positive number, got {args.jobs}")
