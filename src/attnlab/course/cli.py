@@ -13,6 +13,7 @@ from pathlib import Path
 sys.modules.setdefault("rfc3987_syntax", None)
 
 from . import grade as _grade
+from . import hosted as _hosted
 from . import release as _release
 from .grading import Limits
 
@@ -67,10 +68,13 @@ def main(argv: list[str] | None = None) -> int:
                                     "submission not simply graded, from the gradebook and the last "
                                     "grading runs."))
     r.add_argument("--output", "-o", help="folder for index.html and its PNGs (default: autograde/report/)")
+    _hosted.add_export_parsers(sub)  # export-gradescope, export-prairielearn
     args = parser.parse_args(argv)
     # nbgrader's gradebook runs `alembic` from PATH when it creates a database.
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     root = _release.course_root()
+    if getattr(args, "engine_export", None) is not None:  # export-gradescope, export-prairielearn
+        return args.engine_export(root, args)
     if args.command == "release":
         for path in _release.release(root, args.assignments or None):
             print(f"wrote {path.relative_to(root)}")

@@ -1,0 +1,300 @@
+"""One submission graded on a hosted autograder (Gradescope, PrairieLearn) by the course's own grading.
+
+A hosted grader runs one submission per container. The exports (``attnlab-course
+export-gradescope`` and ``export-prairielearn``) ship a *one-assignment course*: the nbgrader
+configuration, that assignment's source notebook (solutions and hidden tests), its release and the
+course secret, laid out as the course itself is. Inside the container, :func:`grade_one` puts the
+submitted notebook where ``make grade`` expects it (``autograde/submitted/<student>/<assignment>/``)
+and calls :func:`attnlab.course.grade.grade`, the code ``attnlab-course grade`` runs: the same
+sandbox, statuses, gradebook and ``grades.csv``. The engine modules then turn its result into the
+engine's own results file. Nothing here judges an answer.
+
+The course folder is graded in place: it is the course root the sandbox is kept away from (and,
+where bubblewrap cannot run, the one the guard refuses), so the solutions and the secret next to
+the grader stay out of the learner's reach as they do in ``make grade``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+COURSE = "course"          # the one-assignment course inside an export
+PACKAGE = "package"        # the attnlab package and its pinned requirements, to install
+SETTINGS = "attnlab-hosted.json"
+STUDENT = "submission"     # the one student of the one-submission course
+CSV = "autograde/grades.csv"
+# What the package needs to install as `make bootstrap` does (tools/install.py: CPU torch on Linux,
+# then every pin of requirements.txt, then attnlab itself).
+PACKAGE_FILES = ("pyproject.toml", "README.md", "requirements.txt", "tools/install.py")
+OUTPUT_CHARS = 8000        # per check message in a results file (both engines cap their files)
+# Statuses decided before any check runs: the notebook itself could not be graded.
+NOT_RUN = ("missing notebook", "malformed notebook")
+MAX_NOTEBOOKS_LISTED = 5
+
+
+def _ignore(_folder: str, names: list[str]) -> list[str]:
+    return [n for n in names if n in ("__pycache__", ".ipynb_checkpoints", ".pytest_cache")
+            or n.endswith((".pyc", ".pyo"))]
+
+
+def write_package(root: Path, dest: Path) -> Path:
+    """The attnlab package with its pins, as the course installs it (``tools/install.py``)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PACKAGE_FILES:
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / name, dest / name)
+    shutil.copytree(root / "src" / "attnlab", dest / "src" / "attnlab", ignore=_ignore)
+    return dest
+
+
+def write_course(root: Path, assignment: str, dest: Path, settings: dict) -> Path:
+    """The one-assignment course: ``autograde/nbgrader_config.py``, the course secret (so the hidden
+    inputs are the instructor's), ``solutions/<assignment>/`` and ``notebooks/<assignment>/``."""
+    from . import secret
+    from .release import assignments
+
+    known = assignments(root)
+    if assignment not in known:
+        raise SystemExit(f"error: no assignment {assignment!r} in solutions/ (have: {', '.join(known)})")
+    try:
+        secret.ensure(root)  # as `make release` does: the hidden inputs come from it
+    except OSError:
+        pass
+    value = secret.read(root)
+    if not value:
+        raise SystemExit("error: no course secret (ATTNLAB_COURSE_SECRET or autograde/course_secret): "
+                         "without one the hidden tests' inputs are public; run `make release` first")
+    (dest / "autograde").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(root / "autograde" / "nbgrader_config.py", dest / "autograde" / "nbgrader_config.py")
+    path = dest / "autograde" / "course_secret"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(value + "\n")
+    shutil.copytree(root / "solutions" / assignment, dest / "solutions" / assignment, ignore=_ignore)
+    if (root / "notebooks" / assignment).is_dir():
+        shutil.copytree(root / "notebooks" / assignment, dest / "notebooks" / assignment, ignore=_ignore)
+    (dest / SETTINGS).write_text(json.dumps(dict(settings, assignment=assignment,
+                                                 notebook=f"{assignment}.ipynb"), indent=1) + "\n",
+                                 encoding="utf-8")
+    return dest
+
+
+def read_settings(course: Path) -> dict:
+    return json.loads((course / SETTINGS).read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Inside the container
+
+def find_notebook(folder: Path, notebook: str) -> tuple[Path | None, list[str]]:
+    """The submitted notebook in ``folder`` (what the service unpacked), and notes on the choice:
+    ``notebook`` at the top; else the one ``notebook`` further down (an uploaded folder); else the
+    only ``.ipynb`` there is, whatever its name (graded as ``notebook``). Links are never followed
+    (one is handed to the course's grading as it is, which refuses it)."""
+    if os.path.lexists(folder / notebook):
+        return folder / notebook, []
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):  # os.walk follows no link to a folder
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__MACOSX")
+        for name in sorted(filenames):
+            if name.endswith(".ipynb") and not name.startswith("."):
+                found.append(Path(dirpath) / name)
+        if len(found) > 100:
+            break
+    same = [p for p in found if p.name == notebook]
+    if len(same) == 1:
+        return same[0], [f"graded {same[0].relative_to(folder)}"]
+    if len(found) == 1:
+        return found[0], [f"graded {found[0].relative_to(folder)} as {notebook}"]
+    if found:
+        names = ", ".join(str(p.relative_to(folder)) for p in found[:MAX_NOTEBOOKS_LISTED])
+        return None, [f"{len(found)} notebooks submitted ({names}): submit only {notebook}"]
+    return None, [f"no notebook submitted: submit {notebook}"]
+
+
+@dataclass
+class CellOutcome:
+    grade_id: str
+    label: str          # the exercise and what is checked: `softmax: normalises along any axis, ...`
+    score: float
+    max_score: float
+    passed: bool
+    lines: list[str]    # the check's message (failed) or its success lines
+    hidden: bool        # the grade cell also runs hidden tests
+
+
+@dataclass
+class Outcome:
+    assignment: str
+    notebook: str
+    status: str
+    score: float
+    max_score: float
+    cells: list[CellOutcome] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)   # the course's detail for this submission
+    notes: list[str] = field(default_factory=list)     # which file was graded
+    error: str = ""     # the grader itself failed: for the instructor only
+    seconds: float = 0.0
+
+    @property
+    def gradable(self) -> bool:
+        """Whether the notebook could be graded at all (not the learner's code: the file)."""
+        return not self.error and self.status not in NOT_RUN + ("grader error",)
+
+
+def _fresh(course: Path) -> Path:
+    """Forget what an earlier run left in ``course`` (one submission per run); the submission's folder."""
+    for sub in ("autograde/submitted", "autograde/autograded", "autograde/feedback"):
+        shutil.rmtree(course / sub, ignore_errors=True)
+    for name in ("autograde/.grading/results.json", CSV):
+        try:
+            (course / name).unlink()
+        except FileNotFoundError:
+            pass
+    return course / "autograde" / "submitted" / STUDENT
+
+
+def _place(path: Path, dest: Path) -> None:
+    """Copy the submitted file without following a link (a link stays a link: the course refuses it)."""
+    if path.is_symlink():
+        os.symlink(os.readlink(path), dest)
+    else:
+        shutil.copyfile(path, dest)
+
+
+def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = None) -> Outcome:
+    """Grade ``notebook`` (None: nothing was submitted) in the one-assignment course ``course``
+    with :func:`attnlab.course.grade.grade`, and return every grade cell's verdict."""
+    from . import grade as _grade
+    from .feedback import cell_labels
+    from .grading import Limits
+    from .plan import plan_assignment
+
+    start = time.perf_counter()
+    course = course.resolve()
+    settings = read_settings(course)
+    assignment, name = settings["assignment"], settings["notebook"]
+    os.environ["ATTNLAB_COURSE_ROOT"] = str(course)  # nbgrader's configuration reads it
+    # nbgrader's gradebook runs `alembic` from PATH when it creates a database (as the CLI sets it)
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    folder = _fresh(course) / assignment
+    folder.mkdir(parents=True)
+    if notebook is not None:
+        _place(notebook, folder / name)
+    plan = plan_assignment(course, assignment)
+    labels = cell_labels(plan.source)
+    outcome = Outcome(assignment, name, "grader error", 0.0, plan.max_score, notes=list(notes or []))
+    results = []
+    try:
+        results = _grade.grade(course, [assignment], csv=CSV, jobs=1, limits=Limits(),
+                               students=[STUDENT], feedback=False)
+    except SystemExit as exc:  # the course's grading stops with a message (it could not grade at all)
+        outcome.error = str(exc.code)
+    except Exception:  # noqa: BLE001 - reported in the results file, never a missing file
+        outcome.error = traceback.format_exc(limit=8)
+    result = next((r for r in results if r.student == STUDENT and r.assignment == assignment), None)
+    if result is None and not outcome.error:
+        outcome.error = "the course's grading returned no result for the submission"
+    verdicts = {}
+    if result is not None:
+        outcome.status, outcome.score, outcome.max_score = result.status, float(result.score), float(result.max_score)
+        outcome.details = [str(d) for d in result.details]
+        verdicts = {v.grade_id: v for v in result.cells}
+    for cell in plan.grade_cells:
+        v = verdicts.get(cell.grade_id)
+        hidden = any(cc.hidden for cc in cell.calls)
+        if v is None:
+            why = outcome.status if result is not None else "the grader failed"
+            lines = [f"not graded: {why}"]
+            outcome.cells.append(CellOutcome(cell.grade_id, labels.get(cell.grade_id, cell.grade_id), 0.0,
+                                             cell.points, False, lines, hidden))
+            continue
+        lines = [str(line)[:OUTPUT_CHARS] for line in v.lines]
+        outcome.cells.append(CellOutcome(cell.grade_id, labels.get(cell.grade_id, cell.grade_id), float(v.score),
+                                         float(v.max_score), bool(v.passed), lines, hidden))
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def writable_course(course: Path) -> Path:
+    """``course`` itself where it can be written; else a private copy (a read-only mount)."""
+    probe = course / "autograde"
+    if os.access(probe, os.W_OK) and os.access(course, os.W_OK):
+        return course
+    copy = Path(tempfile.mkdtemp(prefix="attnlab-course-")) / COURSE
+    shutil.copytree(course, copy)
+    for dirpath, dirnames, filenames in os.walk(copy):
+        for n in dirnames + filenames:
+            p = os.path.join(dirpath, n)
+            if not os.path.islink(p):
+                os.chmod(p, os.stat(p).st_mode | stat.S_IWUSR)
+    return copy
+
+
+def write_json(path: Path, data: dict) -> Path:
+    """Write ``data`` aside and rename it into place (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def prepare_process() -> None:
+    """What ``attnlab-course`` does before it grades (see cli.py): skip jsonschema's IRI grammars."""
+    sys.modules.setdefault("rfc3987_syntax", None)
+
+
+# ---------------------------------------------------------------------------------------------
+# attnlab-course export-gradescope / export-prairielearn
+
+def add_export_parsers(sub) -> None:
+    """The two export subcommands of ``attnlab-course``; each sets ``args.engine_export(root, args)``."""
+    g = sub.add_parser(
+        "export-gradescope", help="write a Gradescope autograder zip for one assignment",
+        description="Write a Gradescope autograder (setup.sh, run_autograder, the course and the attnlab "
+                    "package) that grades one submission with this course's own grading and reports each "
+                    "grade cell as a test in results.json. The zip holds the solutions and the course secret: "
+                    "upload it to Gradescope only.")
+    g.add_argument("assignment", help="assignment id, e.g. 01_weighted_averages")
+    g.add_argument("--output", "-o", required=True, help="the zip to write")
+    g.add_argument("--hidden-visibility", default="after_published", choices=("after_published", "after_due_date"),
+                   help="when learners see the tests of grade cells that run hidden tests (default: %(default)s)")
+    g.set_defaults(engine_export=_export_gradescope)
+    p = sub.add_parser(
+        "export-prairielearn", help="write a PrairieLearn question (external grader) for one assignment",
+        description="Write a PrairieLearn question folder (info.json with the external grading options, "
+                    "question.html, tests/ with the grader entrypoint and the course, grader-image/ with the "
+                    "grader image's Dockerfile) that grades one submission with this course's own grading.")
+    p.add_argument("assignment", help="assignment id, e.g. 01_weighted_averages")
+    p.add_argument("--output", "-o", required=True, help="the question folder to write (new or empty)")
+    p.add_argument("--image", default="attnlab-grader:latest",
+                   help="the grader image PrairieLearn pulls (default: %(default)s; build it from grader-image/)")
+    p.add_argument("--timeout", type=int, default=600, help="the grading job's timeout, seconds (default: %(default)s)")
+    p.set_defaults(engine_export=_export_prairielearn)
+
+
+def _export_gradescope(root: Path, args) -> int:
+    from . import gradescope
+
+    path = gradescope.export(root, args.assignment, Path(args.output), args.hidden_visibility)
+    print(f"wrote {path} (Gradescope autograder for {args.assignment}; it holds the solutions and the course "
+          "secret: upload it to Gradescope only)")
+    return 0
+
+
+def _export_prairielearn(root: Path, args) -> int:
+    from . import prairielearn
+
+    path = prairielearn.export(root, args.assignment, Path(args.output), args.image, args.timeout)
+    print(f"wrote {path} (PrairieLearn question for {args.assignment}; build its grader image from "
+          f"{path / 'grader-image'}; tests/ holds the solutions and the course secret)")
+    return 0

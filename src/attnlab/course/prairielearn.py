@@ -1,0 +1,216 @@
+"""PrairieLearn: ``attnlab-course export-prairielearn ASSIGNMENT --output DIR``.
+
+``DIR`` is a PrairieLearn question (https://prairielearn.readthedocs.io, "External grading"):
+
+* ``info.json``: ``"gradingMethod": "External"`` and ``externalGradingOptions`` (the grader
+  image, the entrypoint ``/grade/tests/run_grader``, the timeout);
+* ``question.html``: a ``pl-file-upload`` of ``<assignment>.ipynb`` and the grader's results;
+* ``tests/``: ``run_grader`` (the entrypoint) and ``course/``, the one-assignment course
+  (solutions, hidden tests, the course secret); PrairieLearn copies it to ``/grade/tests`` in the
+  grading container and never shows it to students;
+* ``grader-image/``: the ``Dockerfile`` of the grader image (the course's pinned requirements and
+  attnlab, installed as ``make bootstrap`` does) with its build context; build it, push it where
+  PrairieLearn pulls images from, and name it with ``--image`` (grading jobs have no network, so
+  the image must hold everything). Move this folder out of the question if you like.
+
+The grader (``python -m attnlab.course.prairielearn run``) grades ``/grade/student/<assignment>.ipynb``
+with the course's own grading (:mod:`attnlab.course.hosted`) and writes
+``/grade/results/results.json``: ``score`` in [0, 1], ``message``, and one test per grade cell
+(``name``, ``description``, ``points``, ``max_points``, ``message``, ``output``). A notebook that
+could not be graded at all (missing, malformed) is ``"gradable": false`` with ``format_errors``:
+no attempt is used up. PrairieLearn shows results at once; a grade cell that runs hidden tests
+says so, and its message never shows a hidden test's values. ``ATTNLAB_PRAIRIELEARN_ROOT``
+replaces ``/grade`` (tests).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+import uuid
+from pathlib import Path
+
+from . import hosted
+
+ROOT_ENV = "ATTNLAB_PRAIRIELEARN_ROOT"
+DEFAULT_ROOT = "/grade"
+DEFAULT_IMAGE = "attnlab-grader:latest"
+IMAGE_VENV = "/opt/attnlab-venv"
+MAX_TIMEOUT = 600  # PrairieLearn's limit on a grading job
+
+RUN_GRADER = """\
+#!/bin/sh
+# PrairieLearn's entrypoint (externalGradingOptions.entrypoint): grade /grade/student with the attnlab
+# course's own grading and write /grade/results/results.json (attnlab.course.prairielearn).
+ROOT="${{ATTNLAB_PRAIRIELEARN_ROOT:-/grade}}"
+PYTHON="${{ATTNLAB_PYTHON:-{venv}/bin/python}}"
+cd "$ROOT" || exit 1
+"$PYTHON" -I -m attnlab.course.prairielearn run --root "$ROOT"
+status=$?
+if [ ! -s "$ROOT/results/results.json" ]; then
+  mkdir -p "$ROOT/results"
+  printf '%s\\n' '{{"gradable": false, "format_errors": ["The grader could not start; your instructor can see why in the job log."]}}' > "$ROOT/results/results.json"
+fi
+exit $status
+"""
+
+DOCKERFILE = """\
+# The grader image for the attnlab course's PrairieLearn questions:
+#   docker build -t {image} grader-image/ && docker push {image}
+# Python and bubblewrap (the learner's code runs in its own namespaces where the container allows
+# it; otherwise the course's guard is the only wall and results say "not isolated"), then the
+# course's pinned requirements and attnlab, as `make bootstrap` installs them.
+FROM python:3.12-slim-bookworm
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \\
+    && rm -rf /var/lib/apt/lists/*
+COPY {package}/ /opt/attnlab/
+RUN python -m venv {venv} && {venv}/bin/python /opt/attnlab/tools/install.py {venv}/bin/python
+ENV PATH={venv}/bin:$PATH
+"""
+
+QUESTION_HTML = """\
+<pl-question-panel>
+  <p>
+    Upload your completed notebook <code>{notebook}</code> (the attnlab course's
+    <em>{assignment}</em>). It is graded by the course's own checks: each check cell of your
+    notebook, plus hidden tests on inputs you never see.
+  </p>
+  <pl-file-upload file-names="{notebook}"></pl-file-upload>
+</pl-question-panel>
+
+<pl-submission-panel>
+  <pl-external-grader-results></pl-external-grader-results>
+  <pl-file-preview></pl-file-preview>
+</pl-submission-panel>
+"""
+
+README = """\
+# {assignment}: a PrairieLearn question made by `attnlab-course export-prairielearn`
+
+1. Build and push the grader image: `docker build -t {image} grader-image/ && docker push {image}`
+   (or re-export with `--image` naming where you push it). Grading jobs have no network.
+2. Copy this folder into your course's `questions/` (without `grader-image/` if you like).
+3. `tests/course/autograde/course_secret` holds the course secret, from which the hidden tests'
+   inputs derive: keep the question in a private course repository.
+"""
+
+
+def export(root: Path, assignment: str, output: Path, image: str = DEFAULT_IMAGE,
+           timeout: int = MAX_TIMEOUT) -> Path:
+    """Write the PrairieLearn question for ``assignment`` to the folder ``output``."""
+    if not 1 <= timeout <= MAX_TIMEOUT:
+        raise SystemExit(f"error: --timeout: expected 1 to {MAX_TIMEOUT} seconds (PrairieLearn's limit), got {timeout}")
+    output = output.resolve()
+    if output.exists() and any(output.iterdir()):
+        raise SystemExit(f"error: {output} is not empty: export into a new folder")
+    notebook = f"{assignment}.ipynb"
+    tests = output / "tests"
+    hosted.write_course(root, assignment, tests / hosted.COURSE, {"engine": "prairielearn"})
+    grader = tests / "run_grader"
+    grader.write_text(RUN_GRADER.format(venv=IMAGE_VENV), encoding="utf-8")
+    grader.chmod(0o755)
+    hosted.write_package(root, output / "grader-image" / hosted.PACKAGE)
+    (output / "grader-image" / "Dockerfile").write_text(
+        DOCKERFILE.format(image=image, package=hosted.PACKAGE, venv=IMAGE_VENV), encoding="utf-8")
+    info = {
+        "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"attnlab:{assignment}")),
+        "title": f"attnlab {assignment}",
+        "topic": "Attention",
+        "tags": ["attnlab", assignment],
+        "type": "v3",
+        "singleVariant": True,
+        "gradingMethod": "External",
+        "externalGradingOptions": {
+            "enabled": True,
+            "image": image,
+            "entrypoint": "/grade/tests/run_grader",
+            "timeout": int(timeout),
+        },
+    }
+    (output / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    (output / "question.html").write_text(QUESTION_HTML.format(notebook=notebook, assignment=assignment),
+                                          encoding="utf-8")
+    (output / "README.md").write_text(README.format(assignment=assignment, image=image), encoding="utf-8")
+    return output
+
+
+# ---------------------------------------------------------------------------------------------
+# Inside the grading container
+
+def results_json(outcome: hosted.Outcome) -> dict:
+    """PrairieLearn's results.json for one submission."""
+    if not outcome.gradable:
+        errors = [f"{outcome.notebook}: {outcome.status}"] + outcome.details + outcome.notes
+        if outcome.error or outcome.status == "grader error":
+            errors = ["The grader failed on this submission (not because of your code, as far as it can "
+                      "tell); no attempt was used. Your instructor can see why in the job log."]
+        return {"gradable": False, "format_errors": [e[: hosted.OUTPUT_CHARS] for e in errors],
+                "message": errors[0]}
+    tests = []
+    for cell in outcome.cells:
+        what = f"grade cell {cell.grade_id}"
+        if cell.hidden:
+            what += "; includes hidden tests (their inputs are not shown)"
+        tests.append({
+            "name": cell.label,
+            "description": what,
+            "points": cell.score,
+            "max_points": cell.max_score,
+            "message": "" if cell.passed else (cell.lines[0] if cell.lines else "failed"),
+            "output": "\n".join(cell.lines),
+        })
+    fraction = outcome.score / outcome.max_score if outcome.max_score > 0 else 0.0
+    return {
+        "gradable": True,
+        "score": min(1.0, max(0.0, fraction)),
+        "message": f"{outcome.status}: {outcome.score:g} of {outcome.max_score:g} points",
+        "output": "\n".join(outcome.notes + outcome.details)[: hosted.OUTPUT_CHARS],
+        "tests": tests,
+    }
+
+
+def run(root: Path) -> dict:
+    """Grade ``ROOT/student`` with ``ROOT/tests/course``; write ``ROOT/results/results.json``."""
+    hosted.prepare_process()
+    results = root / "results" / "results.json"
+    try:
+        course = hosted.writable_course(root / "tests" / hosted.COURSE)
+        settings = hosted.read_settings(course)
+        notebook, notes = hosted.find_notebook(root / "student", settings["notebook"])
+        outcome = hosted.grade_one(course, notebook, notes)
+        if outcome.error:
+            print(f"grader error: {outcome.error}", file=sys.stderr)
+        print(f"{outcome.assignment}: {outcome.status} {outcome.score:g}/{outcome.max_score:g} "
+              f"({outcome.seconds:.1f} s)")
+        data = results_json(outcome)
+    except BaseException as exc:  # noqa: BLE001 - PrairieLearn needs a results file whatever happened
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        print(traceback.format_exc(), file=sys.stderr)
+        data = {"gradable": False, "format_errors": [
+            "The grader failed on this submission (not because of your code, as far as it can tell); "
+            "no attempt was used. Your instructor can see why in the job log."]}
+    hosted.write_json(results, data)
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m attnlab.course.prairielearn",
+                                     description="PrairieLearn's grader entrypoint: grade one submission.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="grade ROOT/student, write ROOT/results/results.json")
+    r.add_argument("--root", default=os.environ.get(ROOT_ENV) or DEFAULT_ROOT,
+                   help=f"the grading job's folder (default: ${ROOT_ENV} or {DEFAULT_ROOT})")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    data = run(Path(args.root))
+    print(f"wrote {Path(args.root) / 'results' / 'results.json'} (gradable {data.get('gradable')}, "
+          f"score {data.get('score', 0):g}, {time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
