@@ -57,6 +57,16 @@ c.IgnorePattern.enabled = True
 # A learner who deletes a test cell must not escape it: restore missing grade cells.
 c.OverwriteCells.add_missing_cells = True
 
+# Late work (due dates: autograde/due_dates.csv). The penalty, applied by `make grade` and by a
+# plain `nbgrader autograde` alike: nbgrader's late-submission plugin with two more rules
+# (attnlab.course.late). penalty_method: "none" (nbgrader's default: late work is marked `late`,
+# nothing is taken off), "zero" (late work scores 0), "per_hour" / "per_day": `points` off for
+# every started hour / day after the due date. Never more than the score; grades.csv, the
+# feedback and `nbgrader export` show the score after the penalty, the gradebook keeps both.
+c.AssignLatePenalties.plugin_class = "attnlab.course.late.LatePenalty"
+c.LatePenalty.penalty_method = "none"
+c.LatePenalty.points = 0.0
+
 # Per-cell timeout (seconds). Every notebook runs in about a minute on a laptop CPU; a cell that
 # takes 2 minutes under grading is stuck.
 c.Execute.timeout = 120

@@ -162,12 +162,15 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
                 release(root, missing)  # records the assignments' grade cells in the gradebook
             apply_due_dates(root, db_url)  # autograde/due_dates.csv, the instructor's file
             duedates = {a: _duedate(db_url, a) for a in todo}
+            from . import late  # (imports nbgrader: done while the sandboxes run)
+
+            late_plugin = late.load(root)  # the late penalty autograde/nbgrader_config.py sets
             with _open_gradebook(db_url) as gb:  # one session for the batch, not one per submission
                 for future in as_completed(futures):
                     result = future.result()
                     sub = by_key[(result.student, result.assignment)]
                     try:
-                        mark_late(result, sub.timestamp, duedates[result.assignment])
+                        mark_late(result, sub.timestamp, duedates[result.assignment], late_plugin)
                         _record(root, gb, result, plans[result.assignment].source, sub.folder)
                     except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
                         _grader_error(result, "recording", exc)

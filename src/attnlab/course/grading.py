@@ -116,6 +116,7 @@ class Result:
     cell_log: list[dict] = field(default_factory=list)
     cell_map: list[int] = field(default_factory=list)   # job cell -> index in learner_nb (-1: restored)
     seconds: float = 0.0
+    late_penalty: float = 0.0    # points taken off for lateness (already out of `score`)
 
     def row(self) -> dict:
         return {"student_id": self.student, "assignment": self.assignment, "notebook": self.notebook,
@@ -1264,11 +1265,27 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
         shutil.rmtree(job_dir, ignore_errors=True)
 
 
-def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None) -> None:
-    """A graded submission handed in after the due date becomes ``late`` (scores unchanged)."""
-    if result.status == "graded" and timestamp is not None and duedate is not None and timestamp > duedate:
+def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None,
+              plugin=None) -> None:
+    """A graded submission handed in after the due date becomes ``late``; any submission handed
+    in late loses the penalty ``plugin`` gives (the course's late-submission plugin,
+    :func:`attnlab.course.late.load`; None or nbgrader's default: nothing), never more than its
+    score. The penalty goes into ``result.late_penalty`` and out of ``result.score``; the cells
+    keep their scores, as nbgrader's gradebook does."""
+    if timestamp is None or duedate is None or timestamp <= duedate:
+        return
+    from . import late
+
+    result.late_penalty = late.penalty(plugin, result.student, result.score, (timestamp - duedate).total_seconds())
+    note = f"submitted {_human(timestamp - duedate)} after the due date"
+    if result.late_penalty > 0:
+        result.score = max(0.0, result.score - result.late_penalty)
+        note += f": late penalty {result.late_penalty:g} point(s) ({late.describe(plugin)})"
+    if result.status == "graded":
         result.status = "late"
-        result.details.insert(0, f"submitted {_human(timestamp - duedate)} after the due date")
+        result.details.insert(0, note)
+    elif result.late_penalty > 0:
+        result.details.insert(0, note)
 
 
 PRELOADABLE = ("torch", "scipy", "sklearn", "pandas")

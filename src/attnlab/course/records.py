@@ -191,6 +191,15 @@ def record_in_gradebook(gradebook, result: Result, notebook_id: str) -> None:
                 grade.auto_score = scores.get(grade.name, 0.0)
                 grade.needs_manual_grade = needs_manual_grade(grade.auto_score, grade.manual_score, before,
                                                               bool(grade.needs_manual_grade))
+            # the late penalty (mark_late), where nbgrader keeps it, no more than the notebook's
+            # score with any manual grades (nbgrader's AssignLatePenalties clamps it so too)
+            penalty = float(getattr(result, "late_penalty", 0.0) or 0.0)
+            if penalty > 0:
+                score = sum(float(g.manual_score if g.manual_score is not None else g.auto_score or 0.0)
+                            for g in submission.grades)
+                submission.late_submission_penalty = min(penalty, max(0.0, score))
+            else:
+                submission.late_submission_penalty = None
             gb.db.commit()
     except BaseException:
         gb.db.rollback()
@@ -302,9 +311,11 @@ def gradebook_rows(gb, root: Path | None, students: list[str] | None = None,
                 status = saved.get("status") or ("late" if late else "graded")
                 details = [d for d in str(saved.get("detail") or "").split("; ") if d]
                 messages = saved.get("messages") or {}
+                penalty = float(nb.late_submission_penalty or 0.0)  # the late penalty, as nbgrader export
                 row = {"student_id": submission.student_id, "assignment": assignment.name,
                        "notebook": f"{nb.name}.ipynb", "status": status,
-                       "score": _num(nb.score), "max_score": _num(nb.max_score),
+                       "score": _num(max(0.0, nb.score - penalty) if penalty > 0 else nb.score),
+                       "max_score": _num(nb.max_score),
                        "needs_manual_grade": "yes" if nb.needs_manual_grade else "no",
                        "timestamp": saved.get("timestamp") or (
                            submission.timestamp.isoformat(sep=" ") + " UTC" if submission.timestamp else "")}
@@ -319,6 +330,8 @@ def gradebook_rows(gb, root: Path | None, students: list[str] | None = None,
                         lost.append(f"{g.name} {_num(g.score)}/{_num(g.max_score)}" + (f": {why}" if why else ""))
                 if status in ("graded", "late") and lost:
                     details.append("lost points: " + " | ".join(lost))
+                if penalty > 0 and not any("late penalty" in d for d in details):
+                    details.append(f"late penalty {_num(penalty)} point(s)")
                 details += manual
                 row["detail"] = "; ".join(details)
                 rows.append(row)
