@@ -93,3 +93,25 @@ def test_progress_lines_give_count_rate_and_time_left_and_go_to_the_log(tmp_path
     assert len(headers) == 2  # appended, one header per batch, with its date
     assert re.search(r"started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$", headers[0])
     assert sum("ann/01_weighted_averages: graded" in line for line in logged) == 2
+
+
+def test_no_gradebook_is_a_clear_error_and_other_files_stay(tmp_path, monkeypatch):
+    import coursekit as ck
+
+    course = ck.make_course(tmp_path)
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(course))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["report"])
+    assert "no gradebook at" in str(exc.value.code) and "make grade" in str(exc.value.code)
+    assert not (course / "autograde" / "gradebook.db").exists()
+
+
+def test_a_second_report_keeps_files_it_did_not_make(page):
+    index, _ = page
+    mine = index.parent / "photo.png"
+    mine.write_bytes(b"not ours")
+    course = index.parents[2]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ATTNLAB_COURSE_ROOT", str(course))
+        assert cli.main(["report", "--output", str(index.parent)]) == 0
+    assert mine.read_bytes() == b"not ours" and (index.parent / "mistakes.png").is_file()

@@ -19,6 +19,7 @@ from .records import gradebook_rows, load_store
 
 TOP_MISTAKES = 15
 SLOWEST = 10
+CHARTS = ("mistakes.png", "timings.png", "statuses.png")
 
 
 def mistake_names(message: str) -> list[str]:
@@ -120,8 +121,9 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
     out = Path(out) if out else root / "autograde" / "report"
     data = collect(root, db_path or root / "autograde" / "gradebook.db")
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):
-        old.unlink()
+    for pattern in ("scores-*.png", "failing-*.png", *CHARTS):  # the last report's charts, only those
+        for old in out.glob(pattern):
+            old.unlink()
     rows = data["rows"]
     by_assignment: dict[str, list[dict]] = {}
     for r in rows:
