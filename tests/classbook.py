@@ -60,7 +60,7 @@ def build(tmp: Path) -> Path:
         results.append(Result(who, ASSIGNMENT, f"{ASSIGNMENT}.ipynb", "graded", sum(v.score for v in cells),
                               FULL, cells=cells, seconds=SECONDS[who]))
     points = ck.max_points(solution)
-    timed_out = [ck_verdict(gid, p) for gid, p in points.items()]
+    timed_out = [_timed_out(gid, p) for gid, p in points.items()]
     results.append(Result("dave<script>", ASSIGNMENT, f"{ASSIGNMENT}.ipynb", "timed out", 0.0, FULL,
                           details=[EVIL_DETAIL], cells=timed_out, seconds=SECONDS["dave<script>"]))
     db = "sqlite:///" + str(course / "autograde" / "gradebook.db")
@@ -79,7 +79,7 @@ def build(tmp: Path) -> Path:
     return course
 
 
-def ck_verdict(gid: str, points: float):
+def _timed_out(gid: str, points: float):
     from attnlab.course.grading import CellVerdict
 
     return CellVerdict(gid, 0.0, points, ["the notebook timed out"], False)

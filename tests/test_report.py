@@ -24,7 +24,7 @@ def page(tmp_path_factory):
 
 
 def test_report_renders_valid_charts(page):
-    from PIL import Image
+    from matplotlib.image import imread
 
     index, text = page
     images = re.findall(r"<img src='([^']+)'", text)
@@ -33,10 +33,9 @@ def test_report_renders_valid_charts(page):
     for name in images:
         path = index.parent / name
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        with Image.open(path) as im:
-            im.verify()
-        with Image.open(path) as im:
-            assert im.size[0] > 200 and im.size[1] > 100
+        pixels = imread(path, format="png")  # decodes the whole image
+        assert pixels.ndim == 3 and pixels.shape[1] > 200 and pixels.shape[0] > 100
+        assert pixels.std() > 0  # something is drawn
 
 
 def test_learner_text_is_escaped(page):
