@@ -84,7 +84,21 @@ def write_course(root: Path, assignment: str, dest: Path, settings: dict) -> Pat
     (dest / SETTINGS).write_text(json.dumps(dict(settings, assignment=assignment,
                                                  notebook=f"{assignment}.ipynb"), indent=1) + "\n",
                                  encoding="utf-8")
+    _release_into(dest, assignment)
     return dest
+
+
+def _release_into(course: Path, assignment: str) -> None:
+    """``make release`` in the one-assignment course, once, here: its gradebook holds the assignment's
+    grade cells, so no grading job spends the seconds nbgrader's generate_assignment takes. What
+    belongs to this machine (matplotlib's font list names its font files) is left out: the first
+    grading run, or the image's build, makes its own."""
+    from .release import release
+
+    release(course, [assignment])  # nbgrader runs with ATTNLAB_COURSE_ROOT=course
+    for path in (course / "autograde").iterdir():
+        if path.name not in ("nbgrader_config.py", "course_secret", "gradebook.db"):
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
 
 
 def read_settings(course: Path) -> dict:
