@@ -22,7 +22,7 @@ import coursekit
 import hostedkit as kit
 from hostedkit import ASSIGNMENT, NOTEBOOK
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("gradescope")]  # one export, graded once, on one worker
 
 VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
 FORMATS = {"text", "html", "simple_format", "md", "ansi"}

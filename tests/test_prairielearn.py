@@ -19,7 +19,7 @@ import coursekit
 import hostedkit as kit
 from hostedkit import ASSIGNMENT, NOTEBOOK
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("prairielearn")]  # one export, graded once, on one worker
 
 MAX_BYTES = 2**20  # PrairieLearn's limit on results.json
 TOP_KEYS = {"gradable": bool, "score": "fraction", "message": str, "output": str, "format_errors": "errors",

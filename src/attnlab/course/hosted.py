@@ -239,7 +239,9 @@ def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = Non
 
 
 def writable_course(course: Path) -> Path:
-    """``course`` itself where it can be written; else a private copy (a read-only mount)."""
+    """``course`` itself where it can be written; else a private copy (a read-only mount). The copy
+    is then the course the sandbox is kept from; the original stays out of its reach only where
+    bubblewrap runs (it binds no such folder), not under the guard alone."""
     probe = course / "autograde"
     if os.access(probe, os.W_OK) and os.access(course, os.W_OK):
         return course
