@@ -12,7 +12,8 @@ only what a person changed.
 Text form: each cell starts with a header line ``#%% KIND [id=GRADE_ID] [points=N]``, where
 KIND is ``markdown``, ``code``, ``solution`` (a graded answer cell: nbgrader solution),
 ``tests`` (an autograder cell, with points), ``readonly`` (a locked code cell) or
-``readonly-markdown``; the cell's source follows verbatim.
+``readonly-markdown``; the cell's source follows verbatim. A plain cell whose id is not the
+``cell-NN`` that ``build`` gives by position carries ``id=...`` too (the install check, say).
 """
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ def dumps(nb: dict) -> str:
 
 def export(nb: dict) -> str:
     chunks = []
-    for cell in canonical(nb)["cells"]:
+    for i, cell in enumerate(canonical(nb)["cells"]):
         kind = _kind_of(cell)
         head = HEADER + kind
         nbg = cell["metadata"].get("nbgrader")
@@ -88,6 +89,8 @@ def export(nb: dict) -> str:
             head += f" id={nbg['grade_id']}"
             if "points" in nbg:
                 head += f" points={nbg['points']:g}"
+        elif cell.get("id") and cell["id"] != f"cell-{i:02d}":  # an id `build` would not give back
+            head += f" id={cell['id']}"
         chunks.append(head + "\n" + cell["source"])
     return "\n".join(chunks) + "\n"
 
