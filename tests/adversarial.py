@@ -180,7 +180,7 @@ def attacks() -> list[Attack]:
                    "    try:\n        shutil.rmtree(target)\n    except NotADirectoryError:\n        target.unlink()\n"
                    "open(root / 'autograde' / 'grades.csv', 'w').write('pwned')\n")),
                full=BLANK))
-    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work())
+    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3())
     return A
 
 
@@ -604,6 +604,162 @@ def _extra_files(course: Path, folder: Path) -> dict:
 def _late(folder: Path) -> dict:
     (folder / "timestamp.txt").write_text("2026-03-01 12:00:00.000000 UTC", encoding="utf-8")
     return _student_nb()
+
+
+# --- grading boundary, round 3: links, the instructor's browser, the host's disk, CSV, ids -------
+
+# What an active payload does when it runs: the browser test asserts that neither happened.
+PWNED = "window.__attnlab_pwned = 1; document.title = 'pwned'"
+PAYLOAD_HTML = (f"<script>{PWNED}</script><img src=x onerror=\"{PWNED}\">"
+                f"<svg onload=\"{PWNED}\"><circle r='4'/></svg><iframe srcdoc=\"<script>parent.{PWNED}</script>\"></iframe>"
+                f"<a href=\"javascript:{PWNED}\" id=attnlab-js-link>click</a><style>body {{display: none}}</style>")
+# Honest content that must still show: maths, a table, hints, an SVG figure, an image.
+HONEST_MATH = r"\operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}"
+HONEST_MARKDOWN = (f"## My notes\n\nThe weights are $w_i = {HONEST_MATH}$, so $0 < w_i < 1$ and\n\n"
+                   "$$\\sum_i w_i = 1.$$\n\n| x | softmax |\n|---|---|\n| 0 | 0.5 |\n\n"
+                   "<details><summary>why</summary>the shift cancels</details>\n\n```python\nx = 1\n\ny = 2\n```\n")
+SVG_FIGURE = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" '
+              'fill="steelblue"/></svg>')
+PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def _with_markdown(nb: dict, source: str, at: int = 2) -> dict:
+    nb = copy.deepcopy(nb)
+    nb["cells"].insert(at, {"cell_type": "markdown", "id": f"md-{at}-{abs(hash(source)) % 10**8}",
+                            "metadata": {}, "source": source})
+    return nb
+
+
+def _with_outputs(nb: dict, outputs: list[dict]) -> dict:
+    """``outputs`` saved in the first code cell the learner owns (as their Jupyter saved them)."""
+    nb = copy.deepcopy(nb)
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and not ck.nbg(cell):
+            cell["outputs"] = outputs
+            break
+    return nb
+
+
+def _display(data: dict, metadata: dict | None = None) -> dict:
+    return {"output_type": "display_data", "data": data, "metadata": metadata or {}}
+
+
+def _active_outputs(course: Path, folder: Path) -> dict:
+    return _with_outputs(_student_nb(), [
+        _display({"text/html": PAYLOAD_HTML, "text/plain": "<HTML>"}),
+        _display({"application/javascript": PWNED, "text/plain": "<JS>"}),
+        _display({"image/svg+xml": f'<svg xmlns="http://www.w3.org/2000/svg" onload="{PWNED}"><script>{PWNED}</script></svg>'}),
+        _display({"text/markdown": f"<img src=x onerror=\"{PWNED}\"> **bold**"}),
+        _display({"application/vnd.jupyter.widget-view+json": {"model_id": "x", "version_major": 2, "version_minor": 0},
+                  "text/plain": "widget"}),
+        _display({"image/png": f'x"><script>{PWNED}</script>'}, {"image/png": {"width": f'1 onerror="{PWNED}"'}}),
+        {"output_type": "execute_result", "execution_count": 3, "metadata": {},
+         "data": {"text/html": f"<b onmouseover=\"{PWNED}\">hover</b>"}},
+    ])
+
+
+def _active_markdown(course: Path, folder: Path) -> dict:
+    nb = _with_markdown(_student_nb(), f"My answer $x$ <img src=x onerror=\"{PWNED}\">\n\n<script>{PWNED}</script>\n\n"
+                                       f"[notes](javascript:{PWNED}) <div onmouseover=\"{PWNED}\">hover</div>\n\n"
+                                       f"$\\href{{javascript:{PWNED}}}{{x}}$")
+    for cell in nb["cells"]:  # an added grade cell whose id is markup (formgrader prints ids as they are)
+        if cell["cell_type"] == "markdown" and "My answer" in cell["source"]:
+            cell["metadata"]["nbgrader"] = {"grade": True, "solution": True, "points": 1, "schema_version": 3,
+                                            "grade_id": f"<img src=x onerror='{PWNED}'>"}
+    return nb
+
+
+def _honest_rich_outputs(course: Path, folder: Path) -> dict:
+    nb = _with_markdown(_student_nb(), HONEST_MARKDOWN)
+    return _with_outputs(nb, [
+        _display({"text/html": "<table class='dataframe'><thead><tr><th>x</th></tr></thead><tbody><tr><td>0.5</td></tr>"
+                               "</tbody></table>", "text/plain": "x 0.5"}),
+        _display({"image/svg+xml": SVG_FIGURE, "text/plain": "<Figure>"}),
+        _display({"image/png": PNG_1PX, "text/plain": "<Figure>"}, {"image/png": {"width": 300, "height": 200}}),
+        _display({"text/markdown": f"Result: $w = {HONEST_MATH}$", "text/plain": "Result"}),
+        _display({"text/latex": "$\\sum_i w_i = 1$", "text/plain": "sum"}),
+        {"output_type": "stream", "name": "stdout", "text": "<script>not run: printed text</script>\n"},
+    ])
+
+
+def _markdown_not_a_string(course: Path, folder: Path) -> dict:
+    return _with_outputs(_student_nb(), [
+        _display({"text/markdown": {"not": "a string"}, "text/plain": "odd"}),
+        _display({"text/html": ["<b>a list of lines</b>", 3]}),
+        _display({"image/png": {"x": 1}}),
+        {"output_type": "display_data", "data": None},
+        {"output_type": "stream", "name": "stdout", "text": {"x": 1}},
+        "not an output",
+    ])
+
+
+def _link_assignment_to_solutions(course: Path, folder: Path) -> None:
+    folder.rmdir()
+    folder.symlink_to(course / "solutions" / ASSIGNMENT)
+
+
+def _link_student_to_another(course: Path, folder: Path) -> None:
+    folder.rmdir()
+    folder.parent.rmdir()
+    folder.parent.symlink_to(course / "autograde" / "submitted" / "correct00")
+
+
+def _fill(what: str) -> str:
+    """A cell that tries to fill the host: 2.2 GiB in 64 MiB files, or 200,000 files."""
+    if what == "bytes":
+        body = ("chunk = b'x' * 2**26\nfor i in range(36):  # 2.25 GiB\n"
+                "    for where in ('/tmp', '.'):\n        try:\n"
+                "            with open(f'{where}/fill{i}.bin', 'wb') as fh:\n                fh.write(chunk)\n"
+                "        except OSError as exc:\n            print('refused:', exc)\n            break\n")
+    else:
+        body = ("import os\nos.makedirs('many', exist_ok=True)\nfor i in range(200_000):\n    try:\n"
+                "        open(f'many/{i}', 'w').close()\n    except OSError as exc:\n        print('refused:', exc)\n        break\n")
+    return body
+
+
+def _honest_files(course: Path, folder: Path) -> dict:
+    return _last(_student_nb(), (
+        "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nimport os\n"
+        "rng = np.random.default_rng(0)\nfor i in range(3):\n    fig, ax = plt.subplots(figsize=(8, 6), dpi=100)\n"
+        "    ax.plot(rng.normal(size=2_000))\n    fig.savefig(f'plot{i}.png')\n    fig.savefig(f'/tmp/plot{i}.svg')\n"
+        "    plt.close(fig)\nnp.save('/tmp/weights.npy', rng.normal(size=(2000, 2000)))  # 32 MB\n"
+        "os.makedirs('runs', exist_ok=True)\nfor i in range(300):\n    open(f'runs/log{i}.txt', 'w').write('loss ' * 200)\n"
+        "print('\\n'.join(f'step {i} loss {1 / (i + 1)}' for i in range(20_000)))\n"))
+
+
+def round3() -> list[Attack]:
+    import os
+
+    A = []
+    add = A.append
+    capped = os.geteuid() == 0  # the writable space is a tmpfs of its own where the grader can mount one
+    # 1. links at every level of the collection
+    add(Attack("linked_assignment_folder", "missing notebook", _link_assignment_to_solutions, zero=BLANK,
+               note="an assignment folder linked to solutions/: graded as empty"))
+    add(Attack("linked_student_folder", "missing notebook", _link_student_to_another, zero=BLANK,
+               note="a student folder linked to another student's: graded as empty"))
+    # 2. active content saved in the notebook, and its honest look-alikes
+    add(Attack("active_outputs", "graded", _active_outputs, full=BLANK))
+    add(Attack("active_markdown", "graded", _active_markdown, full=BLANK))
+    add(Attack("honest_rich_outputs", "graded", _honest_rich_outputs, full=BLANK))
+    # 3. the host's disk
+    add(Attack("fills_disk", "out of memory" if capped else "graded",
+               lambda c, f: _last(_student_nb(), _fill("bytes")), full=BLANK, modes=("bwrap",)))
+    add(Attack("many_files", "out of memory" if capped else "graded",
+               lambda c, f: _last(_student_nb(), _fill("files")), full=BLANK, modes=("bwrap",)))
+    add(Attack("honest_writes_files", "graded", _honest_files, full=BLANK, modes=("bwrap",)))
+    # 4. ids and text a spreadsheet would run
+    add(Attack("=1+2", "graded", lambda c, f: _last(_student_nb(), "raise ValueError('=HYPERLINK(\"http://x\")')"),
+               full=BLANK, student="=1+2"))
+    add(Attack("-2+3", "graded",
+               lambda c, f: _student_nb({"softmax": "def softmax(x, axis=-1)\n    return x\n"}),
+               zero=("softmax",), full=("weighted_average", "mix_tokens"), student="-2+3"))
+    # 5. ids are data; a malformed output is one submission's problem
+    add(Attack("lee [1]", "graded", lambda c, f: _student_nb(), full=BLANK, student="lee [1]"))
+    add(Attack("@b*c?[x]", "graded", lambda c, f: _student_nb(), full=BLANK, student="@b*c?[x]"))
+    add(Attack("mathjax", "graded", lambda c, f: _student_nb(), full=BLANK, student="mathjax"))
+    add(Attack("markdown_not_a_string", "graded", _markdown_not_a_string, full=BLANK))
+    return A
 
 
 def build_corpus(course: Path, correct: int = 2, mode: str = "bwrap",

@@ -19,7 +19,7 @@ import coursekit as ck
 pytestmark = pytest.mark.notebooks
 
 GRADING_OUTPUTS = ("autograde/gradebook.db", "autograde/autograded", "autograde/feedback",
-                   "autograde/grades.csv", "autograde/.grading")
+                   "autograde/grades.csv", "autograde/.grading", "autograde/grading.log")
 
 
 def snapshot(course):
@@ -36,9 +36,14 @@ def snapshot(course):
     return digest
 
 
+def _unformula(text):
+    """A CSV cell as the grader wrote it, less the quote that keeps a spreadsheet from running it."""
+    return text[1:] if text[:1] == "'" and text[1:2] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _rows(course):
     with open(course / "autograde" / "grades.csv", newline="", encoding="utf-8") as fh:
-        return {r["student_id"]: r for r in csv.DictReader(fh)}
+        return {_unformula(r["student_id"]): r for r in csv.DictReader(fh)}
 
 
 def _modes():
@@ -69,7 +74,8 @@ def graded(request, tmp_path_factory):
     corpus = adv.build_corpus(course, correct=2, mode=mode, names=None if full else GUARD_SAMPLE)
     before = snapshot(course)
     env = {"ATTNLAB_ISOLATION": mode}
-    proc = ck.course_command(course, "grade", "--jobs", "2", "--cell-timeout", "10", "--timeout", "90", env=env)
+    proc = ck.course_command(course, "grade", "--jobs", "2", "--cell-timeout", "10", "--timeout", "90", env=env,
+                             timeout=1800)  # over 100 submissions on a shared 2-core machine
     return course, corpus, before, proc, mode
 
 
@@ -161,3 +167,148 @@ def test_regrading_gives_the_same_scores(graded):
     again = ck.cell_scores(course, adv.ASSIGNMENT)
     assert {s: again[s] for s in students} == {s: first[s] for s in students}
     assert set(_rows(course)) == set(first), "a regrade of some students dropped the others' rows"
+
+
+# --- round 3: links, the instructor's browser, the host's disk, CSV, ids --------------------------
+
+def test_linked_folders_are_graded_as_empty(graded):
+    course, corpus, _, _, mode = graded
+    rows = _rows(course)
+    for student in ("x_linked_assignment_folder", "x_linked_student_folder"):
+        if student in rows:
+            assert rows[student]["status"] == "missing notebook" and rows[student]["score"] == "0"
+            assert "symbolic link" in rows[student]["detail"] and "graded as empty" in rows[student]["detail"]
+            assert "symbolic link" in ck.feedback_text(course, student, adv.ASSIGNMENT)
+
+
+def test_no_csv_cell_is_a_formula(graded):
+    """A cell a spreadsheet would run (a leading =, +, -, @, tab, CR) is quoted; numbers stay numbers."""
+    course, corpus, _, _, mode = graded
+    with open(course / "autograde" / "grades.csv", newline="", encoding="utf-8") as fh:
+        table = list(csv.reader(fh))
+    header, body = table[0], table[1:]
+    for row in body:
+        for name, cell in zip(header, row):
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                float(cell)  # only a number may start so
+        for name in ("score", "max_score"):
+            float(row[header.index(name)])
+    ids = {row[0] for row in body}
+    if any(s == "=1+2" for s, _ in corpus):
+        assert "'=1+2" in ids and "'@b*c?[x]" in ids and "'-2+3" in ids
+
+
+def test_every_graded_submission_has_its_feedback(graded):
+    """Ids with glob characters, an id named like the feedback's own folders, and malformed
+    outputs: each submission that ran gets nbgrader's feedback page, with its summary."""
+    course, corpus, _, _, mode = graded
+    rows = _rows(course)
+    feedback = course / "autograde" / "feedback"
+    assert (feedback / ".mathjax" / "MathJax.js").is_file()
+    for student, attack in corpus:
+        page = feedback / student / adv.ASSIGNMENT / f"{adv.ASSIGNMENT}.html"
+        assert page.is_file(), f"{student}: no feedback page"
+        if rows[student]["status"] in ("graded", "late", "tampering detected", "timed out", "out of memory"):
+            assert "softmax" in ck.feedback_text(course, student, adv.ASSIGNMENT), f"{student}: not nbgrader's page"
+            assert "feedback:" not in rows[student]["detail"], rows[student]["detail"]
+    for student in ("lee [1]", "@b*c?[x]", "mathjax", "x_markdown_not_a_string"):
+        if student in rows:
+            assert "(Score: 12.0 / 12.0)" in ck.feedback_text(course, student, adv.ASSIGNMENT)
+
+
+def test_writable_space_is_capped(graded):
+    """A sandbox that writes 2.2 GiB or 200,000 files stops at its tmpfs's caps (root only)."""
+    import os
+
+    course, corpus, _, _, mode = graded
+    rows = _rows(course)
+    if mode != "bwrap" or os.geteuid() != 0:
+        pytest.skip("the writable space is a tmpfs where the grader can mount one (root)")
+    for student in ("x_fills_disk", "x_many_files"):
+        assert rows[student]["status"] == "out of memory", rows[student]
+        assert "filled its writable space" in rows[student]["detail"]
+    assert rows["x_honest_writes_files"]["status"] == "graded"
+
+
+def _formgrader_page(path, student):
+    """The page formgrader serves for an autograded notebook (its exporter and template)."""
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+    from traitlets.config import Config
+
+    config = Config()
+    config.HTMLExporter.template_name = "formgrade"
+    config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
+    resources = {"assignment_id": adv.ASSIGNMENT, "notebook_id": adv.ASSIGNMENT, "submission_id": "x", "index": 0,
+                 "total": 1, "base_url": "", "student": student, "last_name": None, "first_name": None,
+                 "notebook_path": str(path)}
+    page, _ = HTMLExporter(config=config).from_filename(str(path), resources=resources)
+    return page
+
+
+LEARNER = ".text_cell_render, .output_area"   # what a learner wrote or saved, in nbconvert's classic pages
+
+
+def test_nothing_a_learner_saved_runs_in_the_instructors_browser(graded, tmp_path):
+    """Feedback and formgrader's view of each submission, loaded in headless Chromium: no
+    payload ran (it would set a global and the title), no handler or script of the learner's is
+    left in the page; the honest learner's maths is typeset and their table and figures show."""
+    course, corpus, _, _, mode = graded
+    if mode != "bwrap" and "bwrap" in _modes():
+        pytest.skip("checked once, under bubblewrap")
+    pytest.importorskip("playwright.sync_api")
+    from attnlab.course import site as sitelib
+
+    if sitelib.find_chromium() is None:
+        pytest.skip("no headless Chromium here (Debian: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    students = ["x_active_outputs", "x_active_markdown", "x_honest_rich_outputs", "x_markdown_not_a_string"]
+    pages = []
+    for student in students:
+        pages.append((student, "feedback", course / "autograde" / "feedback" / student / adv.ASSIGNMENT
+                      / f"{adv.ASSIGNMENT}.html"))
+        notebook = course / "autograde" / "autograded" / student / adv.ASSIGNMENT / f"{adv.ASSIGNMENT}.ipynb"
+        out = tmp_path / f"formgrade-{student}.html"
+        out.write_text(_formgrader_page(notebook, student), encoding="utf-8")
+        pages.append((student, "formgrader", out))
+    inert = """() => ({
+        pwned: window.__attnlab_pwned !== undefined, title: document.title,
+        handlers: [...document.querySelectorAll('LEARNER_ALL')].flatMap(e => [...e.attributes].map(a => a.name))
+                     .filter(n => n.startsWith('on')).length,
+        scripts: [...document.scripts].filter(s => !/^math\//.test(s.type))  // MathJax keeps maths in math/tex scripts
+                     .filter(s => s.textContent.includes('__attnlab_pwned')).length,
+        js_links: document.querySelectorAll('a[href^="javascript:" i]').length,
+        frames: document.querySelectorAll('iframe').length,
+        typeset: document.querySelectorAll('.attnlab-learner-markdown .MathJax, .attnlab-learner-markdown .MathJax_Display, .output_html .MathJax').length,
+        tables: document.querySelectorAll('.attnlab-learner-markdown table, .output_html table').length,
+        svg_images: document.querySelectorAll('img[src^="data:image/svg+xml"]').length,
+    })""".replace("LEARNER_ALL", ", ".join(f"{sel}, {sel} *" for sel in LEARNER.split(", ")))
+    with sync_playwright() as p:
+        browser = sitelib.launch_browser(p)
+        try:
+            for student, kind, path in pages:
+                page = browser.new_page()
+                page.goto(path.as_uri(), wait_until="load", timeout=120_000)
+                if kind == "feedback":
+                    page.wait_for_function("() => window.MathJax && MathJax.isReady", timeout=120_000)
+                    page.evaluate(sitelib.MATHJAX_DONE)
+                else:
+                    page.wait_for_timeout(500)
+                for element in page.query_selector_all(f"{LEARNER} *")[:200]:
+                    try:  # hovering over what the learner made runs nothing either
+                        element.hover(timeout=500)
+                    except Exception:  # noqa: BLE001 - hidden or covered elements
+                        pass
+                state = page.evaluate(inert)
+                where = f"{student} in {kind}"
+                assert not state["pwned"] and state["title"] != "pwned", f"a payload ran: {where}"
+                assert state["scripts"] == 0 and state["js_links"] == 0 and state["frames"] == 0, (where, state)
+                assert state["handlers"] == 0, (where, state)
+                if student == "x_honest_rich_outputs":
+                    assert state["tables"] >= 2 and state["svg_images"] >= 1, (where, state)
+                    if kind == "feedback":
+                        assert state["typeset"] >= 3, (where, state)
+                page.close()
+        finally:
+            browser.close()

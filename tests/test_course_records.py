@@ -74,7 +74,8 @@ def test_manual_grade_reaches_the_csv_and_survives_a_regrade(tmp_path):
     page = (feedback / "bob" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "Test cell" not in page and ">softmax: normalises along any axis, for any shape</a>" in page
     assert "white-space: pre-wrap" in page and "cdnjs" not in page
-    assert 'src="../../mathjax/MathJax.js?config=' in page and (feedback / "mathjax" / "MathJax.js").is_file()
+    # (in a folder no student id can take: a student called "mathjax" once collided with it)
+    assert 'src="../../.mathjax/MathJax.js?config=' in page and (feedback / ".mathjax" / "MathJax.js").is_file()
     page = (feedback / "alice" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "alice was here" in page and f"data:image/png;base64,{PNG}" in page
 
@@ -166,3 +167,33 @@ def test_clean_grading_keeps_the_gradebook_aside(tmp_path):
     assert not (course / "autograde" / "feedback").exists() and not (course / "autograde" / "grades.csv").exists()
     (backup,) = (course / "autograde" / "backups").glob("gradebook-*.db")
     assert backup.read_text() == "db"
+
+
+@pytest.mark.parametrize("value, written", [
+    ("=1+2", "'=1+2"), ("+cmd", "'+cmd"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
+    ("\rx", "'\rx"), ("\uff1d1", "'\uff1d1"), ("-0.5", "-0.5"), ("12", "12"), ("1e-3", "1e-3"), ("", ""),
+    ("graded", "graded"), ("kim lee", "kim lee"), (None, ""), (2.5, "2.5")])
+def test_csv_cells_a_spreadsheet_would_run_are_quoted(value, written):
+    assert records.csv_cell(value) == written
+
+
+def test_saved_outputs_and_markdown_are_made_inert():
+    from attnlab.course import safehtml
+
+    pwn = "window.x = 1"
+    data = safehtml.safe_data({"text/html": f"<script>{pwn}</script><b onclick='{pwn}'>b</b><table><tr><td>1</td></tr></table>",
+                               "application/javascript": pwn, "text/plain": "x",
+                               "image/svg+xml": f"<svg onload='{pwn}'/>", "image/png": f'"><script>{pwn}</script>',
+                               "application/vnd.jupyter.widget-view+json": {"model_id": "m"}})
+    assert set(data) == {"text/html", "text/plain"}
+    assert "script" not in data["text/html"] and "onclick" not in data["text/html"] and "<td>1</td>" in data["text/html"]
+    svg = safehtml.safe_data({"image/svg+xml": f"<svg onload='{pwn}'/>"})["text/html"]
+    assert svg.startswith('<img src="data:image/svg+xml;base64,')  # an image: its scripts never run
+    assert safehtml.safe_data({"text/markdown": {"not": "text"}, "image/png": {"x": 1}}) == {}
+    page = safehtml.safe_markdown_cell(f"$a < b$ and $$\\sum_i w_i = 1$$ <img src=x onerror='{pwn}'>\n\n"
+                                       "[x](javascript:alert(1))\n\n```\nx\n\ny\n```")
+    assert "$a &lt; b$" in page and "$$\\sum_i w_i = 1$$" in page and "\n" not in page
+    assert "onerror" not in page and "href" not in page and ">x</a>" in page and "x&#10;&#10;y" in page
+    assert safehtml.safe_outputs([{"output_type": "stream", "name": "stdout", "text": {"x": 1}}, "junk",
+                                  {"output_type": "error", "ename": "E", "evalue": "v", "traceback": ["t"]}]) == [
+        {"output_type": "error", "ename": "E", "evalue": "v", "traceback": ["t"]}]

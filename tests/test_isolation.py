@@ -479,3 +479,32 @@ def test_ast_parse_is_serialised_across_grading_threads():
     for t in threads:
         t.join()
     assert not errors, errors[:3]
+
+
+def test_the_writable_space_is_capped(tmp_path):
+    """A job folder is a tmpfs with a size and an inode cap (root), results on one of their own."""
+    import errno
+    import os
+
+    from attnlab.course import boundary
+
+    folder = tmp_path / "job"
+    folder.mkdir()
+    space = boundary.WritableSpace(folder, size=8 * 2**20, files=200)
+    if os.geteuid() != 0:
+        assert not space.mounted and space.why
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        assert space.mounted and os.path.ismount(folder) and os.path.ismount(folder / "results")
+        with pytest.raises(OSError) as exc:
+            (folder / "big.bin").write_bytes(b"x" * 16 * 2**20)
+        assert exc.value.errno == errno.ENOSPC and space.check()
+        (folder / "big.bin").unlink()
+        with pytest.raises(OSError) as exc:
+            for i in range(1000):
+                (folder / f"f{i}").touch()
+        assert exc.value.errno == errno.ENOSPC and boundary.space_full(folder)
+        (folder / "results" / "0000.json").write_text("{}")  # the answers still come back
+    finally:
+        space.close()
+    assert not os.path.ismount(folder)

@@ -3,7 +3,8 @@
 Each sandbox runs under ``bwrap`` with a filesystem view of its own: the system (``/usr``,
 ``/lib``, ``/etc``, ...), the virtualenv and the ``attnlab`` package read-only; the job's work
 folder (that submission's copy, nothing else) and results folder read-write at ``/job``; a
-private ``/tmp`` on disk; no network, no IPC, its own PID namespace (every process it starts dies
+private ``/tmp`` (these three on tmpfs mounts with a size and an inode cap where the grader is
+root: :class:`WritableSpace`); no network, no IPC, its own PID namespace (every process it starts dies
 with it), its own user namespace with further user namespaces disabled (``--disable-userns``,
 bubblewrap >= 0.8), a read-only ``/proc`` (a process cannot reset its own peak-memory counters),
 no capabilities, ``--die-with-parent`` and ``--new-session``. The course (gradebook, solutions, source
@@ -261,3 +262,81 @@ class Cgroup:
                     except (OSError, ValueError):
                         pass
                     threading.Event().wait(0.02)
+
+
+# The job's writable space ----------------------------------------------------------------------
+SPACE_BYTES = 1024 * 2**20   # the submission's copy and its /tmp together
+SPACE_FILES = 20_000         # files and folders in them (the copy holds at most 2,000)
+RESULTS_BYTES = 768 * 2**20  # the answers the sandbox writes back (each at most 64 MiB)
+RESULTS_FILES = 4_096
+
+
+def _mount_tmpfs(folder: Path, size: int, files: int) -> str:
+    """Mount a tmpfs of ``size`` bytes and ``files`` inodes on ``folder``; "" or why not."""
+    try:
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},nr_inodes={files},mode=0700,nosuid,nodev",
+                               "attnlab-job", str(folder)], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc) or type(exc).__name__
+    return "" if proc.returncode == 0 else (proc.stderr.decode("utf-8", "replace").strip()[:160] or "mount failed")
+
+
+class WritableSpace:
+    """A job folder on a tmpfs of its own with a size and an inode cap, mounted by the grader
+    before the submission is copied in (the sandbox's ``work`` and ``tmp`` live there), and its
+    ``results`` folder on a second one, so one submission can fill neither the host's disk nor
+    its inode table, and a learner who fills their own space still gets their answers back:
+    writing beyond the caps fails with ``ENOSPC`` inside the sandbox, and :meth:`check` notes
+    it. Mounting needs root (``CAP_SYS_ADMIN``); elsewhere ``mounted`` is False with ``why``
+    (the job folder stays on disk, each file bounded by ``RLIMIT_FSIZE``)."""
+
+    def __init__(self, folder: Path, size: int = SPACE_BYTES, files: int = SPACE_FILES) -> None:
+        self.folder, self.size, self.files = Path(folder), int(size), int(files)
+        self.mounts: list[Path] = []
+        self.was_full = False
+        if not sys.platform.startswith("linux"):
+            self.why = "not Linux"
+        elif os.geteuid() != 0:
+            self.why = "the grader is not root"
+        else:
+            self.why = _mount_tmpfs(self.folder, self.size, self.files)
+            if not self.why:
+                self.mounts.append(self.folder)
+                results = self.folder / "results"
+                results.mkdir()
+                self.why = _mount_tmpfs(results, RESULTS_BYTES, RESULTS_FILES)
+                if not self.why:
+                    self.mounts.append(results)
+                else:
+                    self.close()
+
+    @property
+    def mounted(self) -> bool:
+        return bool(self.mounts)
+
+    def check(self) -> bool:
+        """Whether the space is (or was, when last asked) out of bytes or inodes."""
+        if self.mounted and not self.was_full:
+            self.was_full = space_full(self.folder)
+        return self.was_full
+
+    def describe(self) -> str:
+        return f"{self.size / 2**20:.0f} MiB and {self.files} files"
+
+    def close(self) -> None:
+        for mount in reversed(self.mounts):
+            try:
+                subprocess.run(["umount", "-l", str(mount)], capture_output=True, timeout=60)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.mounts = []
+
+
+def space_full(folder: Path) -> bool:
+    """Whether the file system of ``folder`` is out of bytes or inodes (less than 1 MiB or 16
+    files left)."""
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 2**20 or st.f_favail < 16

@@ -84,10 +84,16 @@ def polish_page(page: str, labels: dict[str, str]) -> str:
     return page
 
 
-def polish_feedback(root: _Path, assignment: str) -> list[_Path]:
-    """Rewrite every feedback page of ``assignment``: exercise names in the summary, wrapped
-    lines, and MathJax from disk (one copy in ``autograde/feedback/mathjax/``, loaded by a
-    relative URL) so equations are typeset with no network."""
+# The feedback's shared MathJax copy: a name no student id can take (nbgrader, like `make grade`,
+# never treats a folder whose name starts with a dot as a student's).
+MATHJAX_FOLDER = ".mathjax"
+
+
+def polish_feedback(root: _Path, assignment: str, pages: list[_Path] | None = None) -> list[_Path]:
+    """Rewrite the feedback pages of ``assignment`` (``pages``, or every page there): exercise
+    names in the summary, wrapped lines, and MathJax from disk (one copy in
+    ``autograde/feedback/.mathjax/``, loaded by a relative URL) so equations are typeset with no
+    network. Student ids are data: folders are listed, never matched as patterns."""
     from .mathjax import localise_html_file
 
     feedback = root / "autograde" / "feedback"
@@ -97,8 +103,77 @@ def polish_feedback(root: _Path, assignment: str) -> list[_Path]:
             labels.update(cell_labels(_json.loads(source.read_text(encoding="utf-8"))))
         except (OSError, ValueError):
             continue
-    pages = sorted(feedback.glob(f"*/{assignment}/*.html"))
+    if pages is None:
+        pages = []
+        for student in sorted(feedback.iterdir()) if feedback.is_dir() else ():
+            folder = student / assignment
+            if student.name.startswith(".") or student.is_symlink() or not folder.is_dir() or folder.is_symlink():
+                continue
+            pages += sorted(p for p in folder.iterdir() if p.suffix == ".html" and p.is_file() and not p.is_symlink())
     for page in pages:
         page.write_text(polish_page(page.read_text(encoding="utf-8"), labels), encoding="utf-8")
-        localise_html_file(page, mathjax_root=feedback / "mathjax")
+        localise_html_file(page, mathjax_root=feedback / MATHJAX_FOLDER)
     return pages
+
+
+class FeedbackIncomplete(RuntimeError):
+    """A rendered feedback page that does not show the notebook it was made from."""
+
+
+def check_page(page: str, notebook: dict) -> None:
+    """A page counts as written only when it is a whole HTML document that shows every graded
+    cell of its notebook (an empty or truncated render is an error, never a page)."""
+    if "</html>" not in page:
+        raise FeedbackIncomplete(f"the rendered page is not a whole HTML document ({len(page)} characters)")
+    ids = [str(((c.get("metadata") or {}).get("nbgrader") or {}).get("grade_id", "")) for c in notebook.get("cells", [])
+           if ((c.get("metadata") or {}).get("nbgrader") or {}).get("grade")]
+    missing = [i for i in ids if i and i not in page]
+    if missing:
+        raise FeedbackIncomplete(f"the rendered page does not show {len(missing)} of the {len(ids)} graded "
+                                 f"cells ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})")
+
+
+class FeedbackWriter:
+    """nbgrader's feedback (its ``GenerateFeedback`` converter: the course's preprocessors and
+    nbgrader's feedback template), one submission at a time in the grader's process, from the
+    autograded notebook the grader wrote. nbgrader's own ``generate_feedback`` command finds
+    submissions by glob patterns built from student ids, so an id such as ``lee [1]`` got no
+    feedback; here each page is made from its known path, and a page that fails is that
+    submission's problem only."""
+
+    def __init__(self, root: _Path) -> None:
+        from nbgrader.converters import GenerateFeedback
+        from nbgrader.coursedir import CourseDirectory
+        from traitlets.config.loader import PyFileConfigLoader
+
+        self.root = _Path(root)
+        config = PyFileConfigLoader("nbgrader_config.py", path=str(self.root / "autograde")).load_config()
+        self.coursedir = CourseDirectory(config=config)
+        converter = GenerateFeedback(coursedir=self.coursedir, config=config)
+        self.exporter = converter.exporter_class(parent=converter, config=converter.config)
+        for pp in converter.preprocessors:
+            self.exporter.register_preprocessor(pp)
+
+    def write(self, student: str, assignment: str, notebook: str) -> _Path:
+        """The feedback page of one autograded notebook (``notebook``: its file name)."""
+        import os
+        import shutil
+
+        nb_id = notebook[: -len(".ipynb")] if notebook.endswith(".ipynb") else notebook
+        src = self.root / "autograde" / "autograded" / student / assignment
+        dest = self.root / "autograde" / "feedback" / student / assignment
+        resources = {"unique_key": nb_id, "output_files_dir": f"{nb_id}_files",
+                     "nbgrader": {"student": student, "assignment": assignment, "notebook": nb_id,
+                                  "db_url": self.coursedir.db_url}}
+        page, _ = self.exporter.from_filename(str(src / f"{nb_id}.ipynb"), resources=resources)
+        check_page(page, _json.loads((src / f"{nb_id}.ipynb").read_text(encoding="utf-8")))
+        dest.mkdir(parents=True, exist_ok=True)
+        path = dest / f"{nb_id}.html"
+        tmp = dest / f".{nb_id}.html.tmp"
+        tmp.write_text(page, encoding="utf-8")
+        os.chmod(tmp, 0o644)
+        tmp.replace(path)
+        for name in ("timestamp.txt", "submission_secret.txt"):  # release_feedback needs both
+            if (src / name).is_file() and not (src / name).is_symlink():
+                shutil.copyfile(src / name, dest / name)
+        return path

@@ -8,13 +8,14 @@ due date in the gradebook). Each one is graded in a throwaway folder outside the
 """
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import boundary, records, secret
+from . import boundary, preflight, records, secret
 from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
                       font_list_folder, read_timestamp, start_font_list)
 from .plan import plan_assignment
@@ -28,8 +29,21 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
     subs, warnings = [], []
     if not sub_root.is_dir():
         return subs, warnings
+    # Collection follows no link: a student or assignment folder that is a symbolic link (kept by
+    # `unzip` or `cp -a`: to another student's work, to solutions/) is graded as empty, and says so.
     for student_dir in sorted(p for p in sub_root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         if students and student_dir.name not in students:
+            continue
+        if student_dir.is_symlink():
+            try:  # the names in it say which rows to write; nothing in it is read
+                names = sorted(n for n in os.listdir(student_dir) if n in known and not (only and n not in only))
+            except OSError:
+                names = []
+            if not names:
+                warnings.append(f"skipped {student_dir.relative_to(root)}: a symbolic link, not a folder")
+            why = f"the student folder {student_dir.name} is a symbolic link (to {_target(student_dir)})"
+            for name in names:
+                subs.append(Submission(student_dir.name, name, student_dir / name, None, refused=why))
             continue
         for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
             if folder.name not in known:
@@ -37,8 +51,19 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
                 continue
             if only and folder.name not in only:
                 continue
+            if folder.is_symlink():
+                why = f"the assignment folder {folder.name} is a symbolic link (to {_target(folder)})"
+                subs.append(Submission(student_dir.name, folder.name, folder, None, refused=why))
+                continue
             subs.append(Submission(student_dir.name, folder.name, folder, read_timestamp(folder)))
     return subs, warnings
+
+
+def _target(link: Path) -> str:
+    try:
+        return os.readlink(link)[:200]
+    except OSError:
+        return "?"
 
 
 def _duedate(db_url: str, assignment: str):
@@ -137,6 +162,8 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     if not subs:
         raise SystemExit("error: nothing to grade: put submissions in "
                          "autograde/submitted/<student>/<assignment>/<assignment>.ipynb")
+    # Can the sandbox run Python at all? If not, stop before any grade is written (not 0 for all).
+    preflight.check(hide=[str(root)], memory_bytes=int(limits.memory_mib * 2**20))
     db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
     try:
         secret.ensure(root)  # made by the first `make release`; a course graded before that gets one now
@@ -176,31 +203,62 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
                         _grader_error(result, "recording", exc)
                     results.append(result)
                     progress.step(result)
-    if feedback:
-        for assignment in todo:
-            if any(r.learner_nb is not None for r in results if r.assignment == assignment):
-                nbgrader(root, "generate_feedback", assignment, "--force", "--log-level=ERROR", check=False)
-        for r in results:
-            try:
-                if r.learner_nb is None:
-                    records.write_status_feedback(root, r, by_key[(r.student, r.assignment)].folder)
-            except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
-                _grader_error(r, "writing feedback", exc)
-        from .feedback import polish_feedback
-
-        for assignment in todo:
-            try:
-                polish_feedback(root, assignment)  # exercise names, wrapped lines, offline MathJax
-            except Exception as exc:  # noqa: BLE001
-                print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
+    unrendered = _write_feedback(root, results, by_key, todo) if feedback else []
     records.store(root, results)
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)  # from the gradebook: manual scores included
     counts = Counter(r.status for r in results)
     print("statuses: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), file=sys.stderr)
     print(boundary.probe().summary(), file=sys.stderr)
+    attempted = sum(r.learner_nb is not None for r in results) if feedback else 0
+    if unrendered:  # never reported "written": each row's detail says why, and a status page stands in
+        print(f"warning: {len(unrendered)} feedback page(s) could not be rendered ({', '.join(unrendered[:5])}"
+              f"{', ...' if len(unrendered) > 5 else ''}); their rows' detail says why", file=sys.stderr)
+    if unrendered and len(unrendered) == attempted:  # none at all: the grader's problem, not a learner's
+        raise SystemExit(f"error: wrote {_rel(out, root)}, but not one feedback page could be rendered: "
+                         "nbgrader's feedback fails here (see the detail column); fix it and grade again")
     print(f"wrote {_rel(out, root)}, feedback in autograde/feedback/")
     return sorted(results, key=lambda r: (r.assignment, r.student))
+
+
+def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[str]) -> list[str]:
+    """Every submission's feedback page, one at a time: nbgrader's feedback of its autograded
+    notebook, or a status page (a submission that could not be run, or whose page failed: a
+    note in its row, the batch goes on); then exercise names, wrapped lines, offline MathJax.
+    Returns the submissions whose nbgrader page could not be rendered."""
+    from .feedback import FeedbackWriter, polish_feedback
+
+    writer, why = None, ""
+    if any(r.learner_nb is not None for r in results):
+        try:
+            writer = FeedbackWriter(root)
+        except Exception as exc:  # noqa: BLE001
+            why = f"{type(exc).__name__}: {str(exc)[:200]}"
+            print(f"warning: nbgrader's feedback could not be set up: {why}", file=sys.stderr)
+    pages: dict[str, list[Path]] = {a: [] for a in todo}
+    failed: list[str] = []
+    for r in results:
+        sub = by_key[(r.student, r.assignment)]
+        try:
+            if r.learner_nb is not None:
+                try:
+                    if writer is None:
+                        raise RuntimeError(why)
+                    pages[r.assignment].append(writer.write(r.student, r.assignment, r.notebook))
+                    continue
+                except Exception as exc:  # noqa: BLE001 - this submission's page only
+                    failed.append(f"{r.student}/{r.assignment}")
+                    r.details.append(f"feedback: nbgrader's page could not be made ({type(exc).__name__}: "
+                                     f"{str(exc)[:200]}); a status page was written instead")
+            pages[r.assignment] += records.write_status_feedback(root, r, None if sub.refused else sub.folder)
+        except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
+            _grader_error(r, "writing feedback", exc)
+    for assignment in todo:
+        try:
+            polish_feedback(root, assignment, pages[assignment])  # exercise names, wrapped lines, offline MathJax
+        except Exception as exc:  # noqa: BLE001
+            print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return failed
 
 
 def _grader_error(result: Result, stage: str, exc: Exception) -> None:

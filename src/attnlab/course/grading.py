@@ -51,6 +51,8 @@ class Limits:
     output_chars: int = 20_000        # learner output kept per cell
     file_mib: int = 64                # largest file the learner's process may write
     grader_mib: int = 6144            # the grader's own heap (RLIMIT_DATA), whatever it reads
+    space_mib: int = 1024             # the job's writable space (copy, /tmp, results): a tmpfs of this size
+    space_files: int = 20_000         # ... and this many files (boundary.WritableSpace)
 
 
 @contextlib.contextmanager
@@ -90,6 +92,7 @@ class Submission:
     assignment: str
     folder: Path
     timestamp: dt.datetime | None = None
+    refused: str = ""    # why the folder is graded as empty (a symbolic link: collection follows none)
 
 
 @dataclass
@@ -559,6 +562,7 @@ class SandboxRun:
     output: str
     peak: int | None = None  # a memory probe: extra peak resident bytes after its baseline
     how: str = ""            # how that peak was measured
+    filled: bool = False     # its writable space (boundary.WritableSpace) ran out of bytes or inodes
 
 
 # The memory probe's waiter: a small process between the grader and the sandbox that waits for
@@ -701,6 +705,8 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         ps = None
     next_memory_check = 0.0
     base, how, maxrss = None, "", None
+    capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
+    filled = False
     closed_at = 0.0
     try:
         while True:
@@ -742,6 +748,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 if rss > rss_limit:
                     killed = "memory"
                     break
+                filled = filled or (capped and boundary.space_full(job_dir))
         if killed:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -751,6 +758,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
             proc.wait()
         if cgroup is not None and not killed and proc.returncode not in (0, None) and cgroup.oom_killed():
             killed = "memory"
+        filled = filled or (capped and boundary.space_full(job_dir))
     finally:
         if proc.returncode is None and proc.poll() is None:
             proc.kill()
@@ -774,7 +782,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                       b"".join(kept).decode("utf-8", "replace"), peak,
                       {"reset": "peak resident memory of a process of its own, read by the grader",
                        "peak so far": "peak resident memory of a process of its own, read by the grader "
-                                      "(its peak before the baseline could not be reset)"}.get(how, how))
+                                      "(its peak before the baseline could not be reset)"}.get(how, how), filled)
 
 
 def _load_json(path: Path, limit: int = 4 * 2**20):
@@ -1086,6 +1094,10 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
 
 def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
                 denied: list[Path]) -> None:
+    if sub.refused:
+        result.status = "missing notebook"
+        result.details.append(f"{sub.refused}: not followed, graded as empty; submit the files themselves")
+        return
     path, why = _find_notebook(sub, plan)
     if path is None:
         result.status = "missing notebook"
@@ -1107,9 +1119,11 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
     # The sandbox.
     isolation = boundary.probe()
     job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=scratch))
+    space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
     try:
         _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub)
     finally:
+        space.close()
         shutil.rmtree(job_dir, ignore_errors=True)
 
 
@@ -1120,7 +1134,7 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
         result.details.append("not copied into the sandbox: " + ", ".join(links[:10])
                               + (f" and {len(links) - 10} more" if len(links) > 10 else ""))
     results = job_dir / "results"
-    results.mkdir()
+    results.mkdir(exist_ok=True)  # a tmpfs of its own where boundary.WritableSpace mounted one
     (job_dir / "tmp").mkdir()
     _give_font_list(scratch, job_dir / "tmp")
     with AST_LOCK:
@@ -1171,6 +1185,10 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
         where = result.cell_log[-1]["label"] if result.cell_log else "its first cell"
         statuses.append(("kernel died", f"the notebook's process ended (exit code {run.returncode}) "
                                         f"after {where}, before grading finished"))
+    if run.filled:
+        statuses.append(("out of memory", f"the notebook filled its writable space ({limits.space_mib} MiB "
+                                          f"and {limits.space_files} files for its folder and /tmp together): "
+                                          "writing beyond it failed"))
     labels = [label for label, _ in cells]
     for i, entry in enumerate(result.cell_log):
         entry["label"] = labels[i]  # the grader's own labels, not what came back
@@ -1235,9 +1253,10 @@ def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Lim
 def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub) -> Outcome:
     cid = cc.first_id + i
     job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
+    space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
     try:
         copy_submission(sub.folder, job_dir / "work")
-        (job_dir / "results").mkdir()
+        (job_dir / "results").mkdir(exist_ok=True)
         (job_dir / "tmp").mkdir()
         _give_font_list(scratch, job_dir / "tmp")
         inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
@@ -1262,6 +1281,7 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
         message = verdict(run.peak, run.how, *case.args, **case.kwargs)
         return Outcome(error="TooMuchMemory", message=message) if message else got
     finally:
+        space.close()
         shutil.rmtree(job_dir, ignore_errors=True)
 
 

@@ -6,10 +6,12 @@ import copy
 import csv
 import html
 import json
+import re
 from pathlib import Path
 
 from .grading import Result
 from .nbtext import canonical
+from .safehtml import safe_markdown_cell, safe_outputs
 
 # Then one column per grade cell, named by its grade id, with its score (manual if given).
 CSV_FIELDS = ["student_id", "assignment", "notebook", "status", "score", "max_score", "needs_manual_grade",
@@ -40,11 +42,21 @@ def autograded_notebook(result: Result, source: dict) -> dict:
             present.add(gid)
         if gid:
             previous = gid
+    # markdown the course wrote is shown as it is; what the learner wrote, made inert (safehtml)
+    from .release import header_cell
+
+    course_markdown = {c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+                       for c in source["cells"] if c.get("cell_type") == "markdown"}
+    course_markdown.add(header_cell(result.assignment, result.notebook)["source"])  # the release's header
     for cell in nb["cells"]:
         gid = _nbg(cell).get("grade_id")
         if gid in source_cells and not _nbg(cell).get("solution"):
             cell["source"] = source_cells[gid]["source"]
             cell["metadata"]["nbgrader"] = copy.deepcopy(source_cells[gid]["metadata"]["nbgrader"])
+        elif "nbgrader" in cell["metadata"] and gid not in source_cells:
+            del cell["metadata"]["nbgrader"]  # a grade cell the course does not have: the learner's own
+        if cell["cell_type"] == "markdown" and cell["source"] not in course_markdown:
+            cell["source"] = safe_markdown_cell(cell["source"])
         if cell["cell_type"] == "code":
             # the learner's own cells keep the outputs and figures they submitted
             learners = gid not in source_cells or _nbg(source_cells[gid]).get("solution")
@@ -78,8 +90,9 @@ OUTPUTS_KEPT_BYTES = 5 * 2**20  # of the learner's own outputs, per notebook
 
 
 def _learner_outputs(nb: dict) -> dict[str, list]:
-    """``{cell id: outputs}`` of the submitted code cells (plain outputs and figures), up to
-    ``OUTPUTS_KEPT_BYTES`` in all; execution counts dropped."""
+    """``{cell id: outputs}`` of the submitted code cells, made inert and well formed
+    (:func:`attnlab.course.safehtml.safe_outputs`: plain outputs, figures, cleaned HTML; no
+    scripts), up to ``OUTPUTS_KEPT_BYTES`` in all; execution counts dropped."""
     kept, budget = {}, OUTPUTS_KEPT_BYTES
     for cell in nb.get("cells", []):
         outputs = cell.get("outputs") if cell.get("cell_type") == "code" else None
@@ -87,44 +100,19 @@ def _learner_outputs(nb: dict) -> dict[str, list]:
             continue
         clean = []
         for out in outputs:
-            if not isinstance(out, dict) or out.get("output_type") not in (
-                    "stream", "display_data", "execute_result", "error"):
+            try:
+                safe = safe_outputs([out])
+            except Exception:  # noqa: BLE001 - a malformed output is dropped, never the feedback
+                safe = []
+            if not safe:
                 continue
-            out = _valid_output(out)
-            if out is None:
-                continue
-            size = len(json.dumps(out))
+            size = len(json.dumps(safe[0]))
             if size > budget:
                 break
             budget -= size
-            clean.append(out)
+            clean.append(safe[0])
         kept[cell["id"]] = clean
     return kept
-
-
-def _text(x) -> bool:
-    return isinstance(x, str) or (isinstance(x, list) and all(isinstance(t, str) for t in x))
-
-
-def _valid_output(out: dict) -> dict | None:
-    """The output as nbformat 4 allows it, or None (a malformed output must not break the
-    feedback of the whole assignment)."""
-    kind = out.get("output_type")
-    if kind == "stream" and out.get("name") in ("stdout", "stderr") and _text(out.get("text")):
-        return {"output_type": kind, "name": out["name"], "text": out["text"]}
-    if kind in ("display_data", "execute_result"):
-        data, meta = out.get("data"), out.get("metadata", {})
-        if not isinstance(data, dict) or not isinstance(meta, dict) or \
-                not all(isinstance(k, str) and (_text(v) or isinstance(v, dict)) for k, v in data.items()):
-            return None
-        clean = {"output_type": kind, "data": data, "metadata": meta}
-        if kind == "execute_result":
-            clean["execution_count"] = None
-        return clean
-    if kind == "error" and isinstance(out.get("ename"), str) and isinstance(out.get("evalue"), str) \
-            and isinstance(out.get("traceback"), list) and all(isinstance(t, str) for t in out["traceback"]):
-        return {"output_type": kind, "ename": out["ename"], "evalue": out["evalue"], "traceback": out["traceback"]}
-    return None
 
 
 def write_autograded(root: Path, result: Result, source: dict, submitted_folder: Path) -> Path:
@@ -349,6 +337,22 @@ def export_csv(root: Path, db_url: str, path: Path, students: list[str] | None =
     return path
 
 
+# A cell a spreadsheet would read as a formula (Excel, LibreOffice, Google Sheets): a student id,
+# a detail or an error message that starts with one of these is written with a leading quote.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+
+def csv_cell(value) -> str:
+    """``value`` as a CSV cell no spreadsheet runs: a text starting with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return (or their full-width forms) gets a leading ``'``; numbers
+    (``-0.5``, a score) are left as they are."""
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_START) and not _NUMBER.match(text):
+        return "'" + text
+    return text
+
+
 def write_csv(path: Path, rows: list[dict], cell_columns: list[str]) -> None:
     """``CSV_FIELDS``, then one column per grade cell (empty where a row's notebook has no such
     cell). The file is written aside and renamed, so a reader never sees half of it."""
@@ -359,7 +363,7 @@ def write_csv(path: Path, rows: list[dict], cell_columns: list[str]) -> None:
                                 restval="", extrasaction="ignore")
         writer.writeheader()
         for row in sorted(rows, key=lambda r: (r["assignment"], r["student_id"], r["notebook"])):
-            writer.writerow(row)
+            writer.writerow({key: csv_cell(value) for key, value in row.items()})
     tmp.replace(path)
 
 
