@@ -93,3 +93,17 @@ def test_preflight_names_a_memory_limit_the_libraries_do_not_fit_in():
     preflight.check(memory_bytes=256 * 2**20)  # room for a first cell above the libraries
     cause, fix = preflight.diagnose("ImportError: x.so: failed to map segment from shared object", "/p")
     assert "memory limit" in cause and "--memory" in fix
+
+
+def test_a_page_that_does_not_show_its_notebook_is_not_written():
+    """An empty or truncated render (seen on one Python: pages 'written' with nothing in them)
+    is an error with its reason, never a page."""
+    from attnlab.course.feedback import FeedbackIncomplete, check_page
+
+    nb = {"cells": [{"cell_type": "code", "metadata": {"nbgrader": {"grade": True, "grade_id": "test_softmax"}}},
+                    {"cell_type": "code", "metadata": {"nbgrader": {"grade": False, "grade_id": "setup"}}}]}
+    check_page("<html><body><div id='test_softmax'>...</div></body></html>", nb)
+    with pytest.raises(FeedbackIncomplete, match="not a whole HTML document"):
+        check_page("", nb)
+    with pytest.raises(FeedbackIncomplete, match="1 of the 1 graded cells"):
+        check_page("<html><body></body></html>", nb)
