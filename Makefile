@@ -99,7 +99,8 @@ handouts: site
 
 # Deletes what `make grade` rebuilds; the gradebook (students, manual grades) is moved aside, never
 # deleted; due dates come back from autograde/due_dates.csv on the next release or grade.
-GRADING_OUTPUTS := autograde/autograded autograde/feedback autograde/grades.csv autograde/.grading
+GRADING_OUTPUTS := autograde/autograded autograde/feedback autograde/grades.csv autograde/.grading \
+  autograde/grading.log autograde/report
 clean-grading:
 	@echo "deleting $(GRADING_OUTPUTS) (make grade rebuilds them)"
 	@rm -rf $(GRADING_OUTPUTS)

@@ -160,11 +160,14 @@ def test_clean_grading_keeps_the_gradebook_aside(tmp_path):
     (course / "autograde" / "feedback" / "s").mkdir(parents=True)
     (course / "autograde" / "grades.csv").write_text("x")
     (course / "autograde" / "gradebook.db").write_text("db")
+    (course / "autograde" / "grading.log").write_text("log")
+    (course / "autograde" / "report").mkdir()
     proc = subprocess.run(["make", "-s", "-f", str(ck.ROOT / "Makefile"), "clean-grading"], cwd=course,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "deleting" in proc.stdout and "moved autograde/gradebook.db" in proc.stdout
     assert not (course / "autograde" / "feedback").exists() and not (course / "autograde" / "grades.csv").exists()
+    assert not (course / "autograde" / "grading.log").exists() and not (course / "autograde" / "report").exists()
     (backup,) = (course / "autograde" / "backups").glob("gradebook-*.db")
     assert backup.read_text() == "db"
 
