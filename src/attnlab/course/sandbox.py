@@ -282,11 +282,12 @@ def address_space_now() -> int:
 
 
 def limit_address_space(memory_bytes: int) -> int:
-    """``RLIMIT_AS`` = what the libraries already mapped + ``memory_bytes`` for the learner's code.
-    An absolute limit would count the libraries too: PyPI's Linux torch (the CUDA build) maps
-    more than 2 GiB of shared objects before any cell runs, and every notebook then died at its
-    first import. Returns the limit set."""
-    limit = address_space_now() + int(memory_bytes)
+    """``RLIMIT_AS`` for the learner's code: ``memory_bytes`` in all, as long as that leaves the
+    code at least half of it above what the libraries already mapped. PyPI's Linux torch (the CUDA
+    build) maps more than 2 GiB of shared objects before any cell runs: under an absolute limit
+    every notebook died at its first import. (The CPU build maps about 0.7 GiB, so there the limit
+    stays ``memory_bytes``: a 2 GiB array fails under the default 2048 MiB.) Returns the limit."""
+    limit = max(int(memory_bytes), address_space_now() + int(memory_bytes) // 2)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return limit
 
