@@ -22,11 +22,8 @@ own stdout is for the instructor. ``ATTNLAB_GRADESCOPE_ROOT`` replaces ``/autogr
 """
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import tempfile
-import time
 import traceback
 import zipfile
 from pathlib import Path
@@ -187,19 +184,10 @@ def run(root: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m attnlab.course.gradescope",
-                                     description="Gradescope's run_autograder: grade one submission.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="grade ROOT/submission, write ROOT/results/results.json")
-    r.add_argument("--root", default=os.environ.get(ROOT_ENV) or DEFAULT_ROOT,
-                   help=f"Gradescope's folder (default: ${ROOT_ENV} or {DEFAULT_ROOT})")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    data = run(Path(args.root))
-    print(f"wrote {Path(args.root) / 'results' / 'results.json'} (score {data.get('score', 0):g}, "
-          f"{time.perf_counter() - start:.1f} s)")
-    return 0
-
+    return hosted.entrypoint(argv, module="gradescope", description="Gradescope's run_autograder: grade one submission.",
+                             folder_help="grade ROOT/submission, write ROOT/results/results.json",
+                             root_env=ROOT_ENV, default_root=DEFAULT_ROOT, run=run,
+                             summary=lambda data: f"score {data.get('score', 0):g}")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -15,6 +15,7 @@ the grader stay out of the learner's reach as they do in ``make grade``.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -313,4 +314,21 @@ def _export_prairielearn(root: Path, args) -> int:
     path = prairielearn.export(root, args.assignment, Path(args.output), args.image, args.timeout)
     print(f"wrote {path} (PrairieLearn question for {args.assignment}; build its grader image from "
           f"{path / 'grader-image'}; tests/ holds the solutions and the course secret)")
+    return 0
+
+
+def entrypoint(argv, *, module: str, description: str, folder_help: str, root_env: str, default_root: str,
+               run, summary) -> int:
+    """The ``run`` command both services call (``python -m attnlab.course.<module> run``): grade
+    the submission under ``--root``, write its results file and print one line ``summary(data)``."""
+    parser = argparse.ArgumentParser(prog=f"python -m attnlab.course.{module}", description=description)
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help=folder_help)
+    r.add_argument("--root", default=os.environ.get(root_env) or default_root,
+                   help=f"the service's folder (default: ${root_env} or {default_root})")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    data = run(Path(args.root))
+    print(f"wrote {Path(args.root) / 'results' / 'results.json'} ({summary(data)}, "
+          f"{time.perf_counter() - start:.1f} s)")
     return 0

@@ -24,11 +24,8 @@ replaces ``/grade`` (tests).
 """
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import sys
-import time
 import traceback
 import uuid
 from pathlib import Path
@@ -198,19 +195,11 @@ def run(root: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m attnlab.course.prairielearn",
-                                     description="PrairieLearn's grader entrypoint: grade one submission.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="grade ROOT/student, write ROOT/results/results.json")
-    r.add_argument("--root", default=os.environ.get(ROOT_ENV) or DEFAULT_ROOT,
-                   help=f"the grading job's folder (default: ${ROOT_ENV} or {DEFAULT_ROOT})")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    data = run(Path(args.root))
-    print(f"wrote {Path(args.root) / 'results' / 'results.json'} (gradable {data.get('gradable')}, "
-          f"score {data.get('score', 0):g}, {time.perf_counter() - start:.1f} s)")
-    return 0
-
+    return hosted.entrypoint(argv, module="prairielearn",
+                             description="PrairieLearn's grader entrypoint: grade one submission.",
+                             folder_help="grade ROOT/student, write ROOT/results/results.json",
+                             root_env=ROOT_ENV, default_root=DEFAULT_ROOT, run=run,
+                             summary=lambda data: f"gradable {data.get('gradable')}, score {data.get('score', 0):g}")
 
 if __name__ == "__main__":
     sys.exit(main())
