@@ -292,3 +292,117 @@ def test_masked_softmax_without_mask_keeps_its_edge_cases():
     assert np.all(got[1] == 0), "an all -inf row gets zero weights"
     with pytest.raises(ValueError, match="zero-size"):
         attnlab.masked_softmax(np.zeros((2, 0)))
+
+
+# ---------------------------------------------------------------------------------------------
+# tiled_attention_backward: against autograd of naive attention (float64, to 1e-10)
+
+BACKWARD_SHAPES = [  # (Q batch, K/V batch, Lq, Lk, Dk, Dv)
+    ((), (), 1, 1, 1, 1),
+    ((), (), 5, 7, 3, 4),
+    ((), (), 9, 4, 2, 3),
+    ((2,), (2,), 6, 6, 4, 4),
+    ((2, 3), (2, 3), 5, 8, 3, 2),
+    ((2, 3), (3,), 7, 5, 2, 3),  # K and V broadcast over the first batch axis
+]
+
+
+def _autograd_of_naive(Q, K, V, dO, causal):
+    Qt, Kt, Vt = (torch.tensor(a, requires_grad=True) for a in (Q, K, V))
+    S = Qt @ Kt.transpose(-1, -2) / np.sqrt(Q.shape[-1])  # (..., Lq, Lk)
+    if causal:
+        S = S.masked_fill(~torch.tensor(attnlab.causal_mask(Q.shape[-2], K.shape[-2])), float("-inf"))
+    out = torch.softmax(S, dim=-1) @ Vt
+    (out * torch.tensor(dO)).sum().backward()
+    return Qt.grad.numpy(), Kt.grad.numpy(), Vt.grad.numpy()
+
+
+def _backward_inputs(qb, kb, Lq, Lk, Dk, Dv, seed=RNG_SEED):
+    rng = np.random.default_rng(seed)
+    Q, K, V = rng.normal(size=(*qb, Lq, Dk)), rng.normal(size=(*kb, Lk, Dk)), rng.normal(size=(*kb, Lk, Dv))
+    dO = rng.normal(size=(*np.broadcast_shapes(qb, kb), Lq, Dv))
+    return Q, K, V, dO
+
+
+@pytest.mark.parametrize("qb,kb,Lq,Lk,Dk,Dv", BACKWARD_SHAPES)
+@pytest.mark.parametrize("tile_size", [1, 2, 3, 64])
+@pytest.mark.parametrize("causal", [False, True])
+def test_tiled_attention_backward_equals_autograd(qb, kb, Lq, Lk, Dk, Dv, tile_size, causal):
+    Q, K, V, dO = _backward_inputs(qb, kb, Lq, Lk, Dk, Dv)
+    out, lse = attnlab.tiled_attention(Q, K, V, tile_size, causal=causal)
+    grads = attnlab.tiled_attention_backward(Q, K, V, out, lse, dO, tile_size, causal=causal)
+    for name, got, want, x in zip("QKV", grads, _autograd_of_naive(Q, K, V, dO, causal), (Q, K, V)):
+        assert got.shape == x.shape, f"d{name}"
+        np.testing.assert_allclose(got, want, rtol=0, atol=ATOL, err_msg=f"d{name}")
+
+
+@pytest.mark.parametrize("qb,kb,Lq,Lk,Dk,Dv", BACKWARD_SHAPES[1:])
+@pytest.mark.parametrize("causal", [False, True])
+def test_tiled_attention_backward_torch_twin_matches_numpy(qb, kb, Lq, Lk, Dk, Dv, causal):
+    Q, K, V, dO = _backward_inputs(qb, kb, Lq, Lk, Dk, Dv, seed=809)
+    out, lse = attnlab.tiled_attention(Q, K, V, 3, causal=causal)
+    want = attnlab.tiled_attention_backward(Q, K, V, out, lse, dO, 3, causal=causal)
+    got = at.tiled_attention_backward(*(torch.tensor(a) for a in (Q, K, V, out, lse, dO)), 3, causal=causal)
+    for name, g, w in zip("QKV", got, want):
+        assert isinstance(g, torch.Tensor) and g.dtype == torch.float64, f"d{name}"
+        np.testing.assert_allclose(g.numpy(), w, rtol=0, atol=ATOL, err_msg=f"d{name}")
+
+
+def test_tiled_attention_backward_keeps_float32():
+    Q, K, V, dO = (a.astype(np.float32) for a in _backward_inputs((), (), 6, 5, 3, 2))
+    out, lse = attnlab.tiled_attention(Q, K, V, 2)
+    grads = attnlab.tiled_attention_backward(Q, K, V, out, lse, dO, 2)
+    want = _autograd_of_naive(*(a.astype(float) for a in (Q, K, V, dO)), False)
+    for g, w in zip(grads, want):
+        assert g.dtype == np.float32
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
+def test_tiled_attention_backward_never_reads_keys_above_the_diagonal():
+    Q, K, V, dO = _backward_inputs((), (), 5, 12, 3, 2)
+    out, lse = attnlab.tiled_attention(Q, K, V, 2, causal=True)
+    K[6:], V[6:] = np.nan, np.nan  # key tiles from 6 on lie above the diagonal for every query tile
+    dQ, dK, dV = attnlab.tiled_attention_backward(Q, K, V, out, lse, dO, 2, causal=True)
+    assert np.isfinite(dQ).all() and np.isfinite(dK[:6]).all() and np.isfinite(dV[:6]).all()
+    assert (dK[6:] == 0).all() and (dV[6:] == 0).all()
+
+
+def test_tiled_attention_backward_memory_is_linear_in_length():
+    """The backward pass's peak (tracemalloc) stays far below one (L, L) float64 matrix."""
+    L, T = 1024, 64
+    Q, K, V, dO = _backward_inputs((), (), L, L, 16, 16)
+    out, lse = attnlab.tiled_attention(Q, K, V, T)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        attnlab.tiled_attention_backward(Q, K, V, out, lse, dO, T)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert peak < L * L * 8 / 8, f"peak {peak / 2**20:.1f} MiB, the (L, L) matrix is {L * L * 8 / 2**20:.0f} MiB"
+
+
+BACKWARD_ERRORS = [  # (args, words the message must contain)
+    ((_Q, _K, _V, np.zeros((2, 3, 5)), np.zeros((2, 3)), np.zeros((2, 3, 6)), 2),
+     ["output", "(..., Lq, Dv)", "(2, 3, 6)", "(2, 3, 5)"]),
+    ((_Q, _K, _V, np.zeros((2, 3, 6)), np.zeros((2, 5)), np.zeros((2, 3, 6)), 2),
+     ["logsumexp", "(..., Lq)", "(2, 3)", "(2, 5)"]),
+    ((_Q, _K, _V, np.zeros((2, 3, 6)), np.zeros((2, 3)), np.zeros((3, 6)), 2),
+     ["grad_output", "(2, 3, 6)", "(3, 6)"]),
+    ((_Q, np.zeros((2, 5, 3)), _V, np.zeros((2, 3, 6)), np.zeros((2, 3)), np.zeros((2, 3, 6)), 2),
+     ["Q", "K", "Dk"]),
+    ((_Q, _K, _V, np.zeros((2, 3, 6)), np.zeros((2, 3)), np.zeros((2, 3, 6)), 0), ["tile_size", ">= 1"]),
+]
+
+
+@pytest.mark.parametrize("args,words", BACKWARD_ERRORS)
+def test_tiled_attention_backward_bad_input_is_named(args, words):
+    messages = []
+    for lib, conv in ((attnlab, lambda a: a), (at, lambda a: torch.tensor(a) if isinstance(a, np.ndarray) else a)):
+        with pytest.raises(ValueError) as info:
+            lib.tiled_attention_backward(*(conv(a) for a in args))
+        for word in words:
+            assert word in str(info.value), f"{lib.__name__}: {word!r} not in {info.value}"
+        messages.append(str(info.value))
+    assert messages[0] == messages[1], "the numpy and torch twins word the error differently"

@@ -45,3 +45,5 @@ __all__ += ["alignment_accuracy", "corpus_bleu", "exact_match"]
 __all__ += ["sinusoidal_positional_encoding"]
 __all__ += ["attention_cost", "channel_attention", "corner_shapes", "image_to_tokens", "patchify",
             "positional_encoding_2d", "shape_mask", "spatial_self_attention", "tokens_to_image"]
+from .efficient import tiled_attention_backward  # noqa: E402
+__all__ += ["tiled_attention_backward"]

@@ -51,3 +51,5 @@ __all__ += ["PostNormEncoderLayer", "TransformerDecoderLayer", "TransformerEncod
 __all__ += ["ChannelAttention", "CornerNet", "SpatialSelfAttention", "accuracy", "channel_attention",
             "count_parameters", "image_to_tokens", "patchify", "positional_encoding_2d",
             "spatial_self_attention", "tokens_to_image", "train_classifier"]
+from .efficient import tiled_attention_backward  # noqa: E402
+__all__ += ["tiled_attention_backward"]

@@ -201,5 +201,79 @@ def weights_from_logsumexp(Q: torch.Tensor, K: torch.Tensor, logsumexp: torch.Te
     return torch.where(seen, weights, torch.zeros_like(weights))
 
 
+def _require_shape(x, name: str, expected: tuple[int, ...], letters: tuple[str, ...]) -> None:
+    if tuple(x.shape) != tuple(expected):
+        raise ValueError(f"{name}: expected shape {fmt(letters)} = {fmt(expected)}, got {fmt(tuple(x.shape))}")
+
+
+def _check_backward(Q, K, V, output, logsumexp, grad_output) -> tuple[int, ...]:
+    _check_qkv(Q, K, V)
+    try:
+        batch = tuple(torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2]))
+    except RuntimeError:
+        raise ValueError(f"Q, K and V: leading batch dimensions must broadcast, got Q {fmt(tuple(Q.shape))}, "
+                         f"K {fmt(tuple(K.shape))} and V {fmt(tuple(V.shape))}") from None
+    Lq, Dv = Q.shape[-2], V.shape[-1]
+    _require_shape(output, "output", (*batch, Lq, Dv), ("...", "Lq", "Dv"))
+    _require_shape(logsumexp, "logsumexp", (*batch, Lq), ("...", "Lq"))
+    _require_shape(grad_output, "grad_output", (*batch, Lq, Dv), ("...", "Lq", "Dv"))
+    return batch
+
+
+def _sum_to(x: torch.Tensor, shape) -> torch.Tensor:
+    return x.sum_to_size(shape) if tuple(x.shape) != tuple(shape) else x
+
+
+def tiled_attention_backward(
+    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, output: torch.Tensor, logsumexp: torch.Tensor,
+    grad_output: torch.Tensor, tile_size: int, causal: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The gradients of tiled attention, a tile at a time, from the saved log-sum-exp.
+
+    ``D_i = sum_d dO_id O_id``; per tile ``P = exp(s Q K^T - logsumexp)``, ``dV += P^T dO``,
+    ``dP = dO V^T``, ``dS = P * (dP - D_i)``, ``dQ += s dS K``, ``dK += s dS^T Q`` with
+    ``s = 1/sqrt(Dk)``; no ``(Lq, Lk)`` array; key tiles above the diagonal skipped when causal.
+
+    Args:
+        Q: ``(..., Lq, Dk)``; K: ``(..., Lk, Dk)``; V: ``(..., Lk, Dv)``; output: ``(..., Lq, Dv)``
+        and logsumexp: ``(..., Lq)`` from :func:`tiled_attention`; grad_output: ``(..., Lq, Dv)``;
+        tile_size: int >= 1; causal: the mask of the forward pass.
+
+    Returns:
+        ``(dQ (..., Lq, Dk), dK (..., Lk, Dk), dV (..., Lk, Dv))``, the gradients of
+        ``sum(output * grad_output)``; equal to autograd of naive attention up to rounding.
+    """
+    Q, K, V, output, logsumexp, grad_output = _floating(Q, K, V, output, logsumexp, grad_output)
+    batch = _check_backward(Q, K, V, output, logsumexp, grad_output)
+    T = require_int(tile_size, "tile_size", minimum=1)
+    Lq, Dk = Q.shape[-2:]
+    Lk, Dv = V.shape[-2:]
+    scale = 1.0 / math.sqrt(Dk)
+    kw = {"dtype": Q.dtype, "device": Q.device}
+    D = (grad_output * output).sum(dim=-1)  # (..., Lq): D_i = sum_d dO_id O_id
+    lse = torch.where(torch.isfinite(logsumexp), logsumexp, torch.full_like(logsumexp, float("inf")))
+    dQ, dK, dV = torch.zeros((*batch, Lq, Dk), **kw), torch.zeros((*batch, Lk, Dk), **kw), torch.zeros((*batch, Lk, Dv), **kw)
+    for i0 in range(0, Lq, T):
+        i1 = min(i0 + T, Lq)
+        Q_i, dO_i = Q[..., i0:i1, :], grad_output[..., i0:i1, :]  # (..., Tq, Dk), (..., Tq, Dv)
+        last_key = min(Lk, i1) if causal else Lk
+        for j0 in range(0, last_key, T):
+            j1 = min(j0 + T, Lk)
+            K_j, V_j = K[..., j0:j1, :], V[..., j0:j1, :]  # (..., T, Dk), (..., T, Dv)
+            S = scale * (Q_i @ K_j.transpose(-1, -2))  # (..., Tq, T)
+            if causal and j1 - 1 > i0:  # the tile crosses the diagonal
+                rows = torch.arange(i0, i1, device=Q.device)[:, None]  # (Tq, 1)
+                cols = torch.arange(j0, j1, device=Q.device)[None, :]  # (1, T)
+                S = S.masked_fill(cols > rows, float("-inf"))
+            P = torch.exp(S - lse[..., i0:i1, None])  # (..., Tq, T)
+            dV[..., j0:j1, :] += P.transpose(-1, -2) @ dO_i  # (..., T, Dv)
+            dP = dO_i @ V_j.transpose(-1, -2)  # (..., Tq, T)
+            dS = P * (dP - D[..., i0:i1, None])  # (..., Tq, T)
+            dQ[..., i0:i1, :] += scale * (dS @ K_j)  # (..., Tq, Dk)
+            dK[..., j0:j1, :] += scale * (dS.transpose(-1, -2) @ Q_i)  # (..., T, Dk)
+    return _sum_to(dQ, Q.shape), _sum_to(dK, K.shape), _sum_to(dV, V.shape)
+
+
 __all__ = ["empty_softmax_stats", "finish_softmax_stats", "merge_softmax_stats",
-           "online_softmax_update", "tiled_attention", "weights_from_logsumexp"]
+           "online_softmax_update", "tiled_attention", "tiled_attention_backward",
+           "weights_from_logsumexp"]
