@@ -123,3 +123,9 @@ __all__ += [
     "check_channel_attention", "check_image_to_tokens", "check_patchify", "check_positional_encoding_2d",
     "check_prediction_receptive_field", "check_prediction_shuffled_output", "check_spatial_self_attention", "check_spatial_self_attention_batched", "check_tokens_to_image",
 ]
+from .efficient_attention import (  # noqa: E402
+    check_prediction_dk_sum, check_tiled_attention_backward, check_tiled_attention_backward_causal,
+    check_tiled_attention_backward_memory,
+)
+__all__ += ["check_prediction_dk_sum", "check_tiled_attention_backward", "check_tiled_attention_backward_causal",
+            "check_tiled_attention_backward_memory"]

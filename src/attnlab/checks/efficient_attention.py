@@ -1,7 +1,7 @@
 """Checks for notebook 08, efficient_attention.
 
-Exercises: ``merge_softmax_stats``, ``online_softmax_update``, ``tiled_attention`` and
-``weights_from_logsumexp``. Each check takes the learner's function and ``hidden=False``;
+Exercises: ``merge_softmax_stats``, ``online_softmax_update``, ``tiled_attention``,
+``weights_from_logsumexp`` and ``tiled_attention_backward``. Each check takes the learner's function and ``hidden=False``;
 nbgrader's hidden tests call it with ``hidden=True``, which draws other inputs (other seeds,
 lengths and tile sizes) than the visible ones.
 
@@ -773,6 +773,243 @@ def check_weights_from_logsumexp(weights_from_logsumexp, hidden: bool = False) -
 
 
 # ---------------------------------------------------------------------------------------------
+# tiled_attention_backward
+
+def _backward(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False, *, D="right",
+              scale=True, lse="right", mask="right", swap=False, minus_D=True):
+    """The backward pass as a learner writes it, with one thing changed by the keyword
+    arguments: the wrong implementations below."""
+    Q, K, V, O, lse_all, dO = (np.asarray(a, dtype=float) for a in (Q, K, V, output, logsumexp, grad_output))
+    Lq, Dk = Q.shape[-2:]
+    Lk, Dv = V.shape[-2:]
+    batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    s = 1 / np.sqrt(Dk) if scale else 1.0
+    if D == "dO_V":  # dO_i · Σ_j v_j: the row sums of dP = dO V^T
+        Drow = (dO * V.sum(-2)[..., None, :]).sum(-1)  # (..., Lq)
+    else:
+        Drow = dO.sum(-1) if D == "dO" else (dO * O).sum(-1)  # (..., Lq)
+    dQ, dK, dV = np.zeros((*batch, Lq, Dk)), np.zeros((*batch, Lk, Dk)), np.zeros((*batch, Lk, Dv))
+    T = tile_size
+    with np.errstate(all="ignore"):
+        for i0, i1 in _tiles(Lq, T):
+            end = (Lk if mask == "no_skip" else min(Lk, i1)) if causal else Lk
+            for j0, j1 in _tiles(Lk, T):
+                if j0 >= end:
+                    continue
+                S = Q[..., i0:i1, :] @ np.swapaxes(K[..., j0:j1, :], -1, -2) / np.sqrt(Dk)
+                if causal and mask in ("right", "no_skip"):
+                    S = np.where(np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None], S, -np.inf)
+                rows = (slice(i0, i1) if lse == "right" else slice(j0, j1))
+                P = np.exp(S - lse_all[..., rows, None])
+                dV[..., j0:j1, :] += np.swapaxes(P, -1, -2) @ dO[..., i0:i1, :]
+                dP = dO[..., i0:i1, :] @ np.swapaxes(V[..., j0:j1, :], -1, -2)
+                d = (P * dP).sum(-1) if D == "tile" else Drow[..., i0:i1]
+                dS = P * (dP - d[..., None]) if minus_D else P * dP
+                dQ[..., i0:i1, :] += s * dS @ K[..., j0:j1, :]
+                dK[..., j0:j1, :] += s * np.swapaxes(dS, -1, -2) @ Q[..., i0:i1, :]
+    dQ, dK, dV = (_ref._sum_to(g, x.shape) for g, x in zip((dQ, dK, dV), (Q, K, V)))
+    return (dK, dQ, dV) if swap else (dQ, dK, dV)
+
+
+def _bw(**how):
+    def impl(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+        return _backward(Q, K, V, output, logsumexp, grad_output, tile_size, causal, **how)
+    return impl
+
+
+_bw_D_dO_V, _bw_D_dO, _bw_D_tile = _bw(D="dO_V"), _bw(D="dO"), _bw(D="tile")
+_bw_no_scale, _bw_swap, _bw_lse_key_tile, _bw_no_D = _bw(scale=False), _bw(swap=True), _bw(lse="key"), _bw(minus_D=False)
+_bw_no_mask, _bw_no_skip = _bw(mask="none"), _bw(mask="no_skip")
+
+
+def _bw_ignores_causal(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    return _backward(Q, K, V, output, logsumexp, grad_output, tile_size, False)
+
+
+BACKWARD_MISTAKES = [
+    Mistake("D_i from the wrong product (dO · V summed over the keys) instead of Σ_d dO_id O_id",
+            "`D = (grad_output * output).sum(axis=-1)`, one number per query, computed once before the "
+            "loops.", _bw_D_dO_V,
+            principle="D_i is the row sum of the incoming gradient times the output, dO_i · O_i "
+            "(= Σ_j P_ij dP_ij): the product of dO with O, not with V."),
+    Mistake("D_i as the row sum of dO alone (the output O left out)",
+            "`D = (grad_output * output).sum(axis=-1)`.", _bw_D_dO,
+            principle="D_i = Σ_d dO_id O_id: multiply the incoming gradient by the output before "
+            "summing over the row."),
+    Mistake("D_i summed over one tile of keys only (Σ_j P_ij dP_ij within the tile)",
+            "compute `D = (grad_output * output).sum(axis=-1)` once, before the loops: it is a sum "
+            "over all the keys, which dO · O gives without visiting them.", _bw_D_tile,
+            principle="D_i sums over every key the query sees, not over the current tile: take it "
+            "from dO and O, which already hold all the keys."),
+    Mistake("dS without D_i (dS = P * dP)",
+            "the softmax's backward is `dS = P * (dP - D[..., None])` with D = Σ_d dO_id O_id.",
+            _bw_no_D,
+            principle="The softmax couples the weights of a row: its backward subtracts the row's "
+            "D_i from dP before multiplying by P."),
+    Mistake("the scale forgotten in dS (dQ and dK without the 1/√Dk)",
+            "the scores are `Q K^T / sqrt(Dk)`, so `dQ += dS @ K_tile / np.sqrt(Dk)` and "
+            "`dK += dS^T @ Q_tile / np.sqrt(Dk)`.", _bw_no_scale,
+            principle="The scores carry the factor 1/√Dk: the chain rule carries it into the "
+            "gradients of Q and K (not into dV)."),
+    Mistake("dK and dQ swapped (returned in the wrong order)",
+            "return `(dQ, dK, dV)`: dQ has the shape of Q (..., Lq, Dk), dK that of K (..., Lk, Dk).",
+            _bw_swap,
+            principle="Return the gradients in the order of the inputs Q, K, V, each with its "
+            "input's shape."),
+    Mistake("the log-sum-exp of the wrong tile (indexed by the key tile, logsumexp[j0:j1])",
+            "logsumexp has one entry per query: rebuild the tile's weights with "
+            "`logsumexp[..., i0:i1, None]`, the rows of the query tile.", _bw_lse_key_tile,
+            principle="Each weight is exp(s_ij - logsumexp_i): the log-sum-exp belongs to the query "
+            "row i, so take the query tile's entries."),
+]
+
+BACKWARD_CAUSAL_MISTAKES = [
+    Mistake("causal mask not applied in backward (the diagonal tile left unmasked)",
+            "inside the tile that crosses the diagonal, set the scores of keys j > i to -inf "
+            "before `np.exp(S - logsumexp)`, as in the forward pass.", _bw_no_mask,
+            principle="The weights rebuilt in the backward pass must be those of the forward pass: "
+            "masked keys (j > i) get weight 0 there too."),
+    Mistake("ignoring `causal` in the backward pass (every query sees every key)",
+            "with causal=True, skip the key tiles above the diagonal and mask keys j > i in the "
+            "diagonal tile.", _bw_ignores_causal,
+            principle="The backward pass uses the forward pass's mask: query i has weights only on "
+            "keys j <= i."),
+    Mistake("reading the tiles above the diagonal (masking them instead of skipping them)",
+            "stop the key loop at `min(Lk, i1)`: a key tile starting at j0 >= i1 is entirely masked. "
+            "Here those keys hold NaN, which a masked tile still multiplies in (0 * NaN = NaN).",
+            _bw_no_skip,
+            principle="A key tile entirely above the diagonal contributes nothing: skip it without "
+            "reading its keys and values."),
+] + BACKWARD_MISTAKES
+
+
+def _bw_case(rng, qb, kb, Lq, Lk, Dk, Dv, T, causal=False, why=""):
+    Q = rng.normal(size=(*qb, Lq, Dk))
+    K, V = rng.normal(size=(*kb, Lk, Dk)), rng.normal(size=(*kb, Lk, Dv))
+    output, lse = _ref.tiled_attention(Q, K, V, T, causal=causal)
+    dO = rng.normal(size=output.shape)
+    return Case((Q, K, V, output, lse, dO, T), {"causal": True} if causal else {}, why=why)
+
+
+_BW_ARGS = ("Q", "K", "V", "output", "logsumexp", "grad_output", "tile_size")
+_BW_OUTPUTS = ("dQ", "dK", "dV")
+
+
+def _bw_cases(hidden: bool) -> list[Case]:
+    rng = case_rng(841 if hidden else 121, hidden)
+    specs = ([((), (), 8, 5, 3, 2, 3, "Lq > Lk, a tile size that divides neither length"),
+              ((), (), 6, 6, 4, 3, 4, "Lq == Lk, a tile size that does not divide them"),
+              ((2,), (2,), 5, 9, 2, 4, 2, "a batch, Lq < Lk"),
+              ((3, 2), (3, 2), 4, 3, 3, 2, 1, "two batch axes, tiles of one"),
+              ((), (), 1, 6, 2, 3, 16, "one query, one tile larger than both lengths")] if hidden else
+             [((), (), 7, 5, 3, 2, 3, "Lq > Lk, a tile size that divides neither length"),
+              ((), (), 6, 6, 2, 3, 4, "Lq == Lk, a tile size that does not divide them"),
+              ((2,), (2,), 4, 9, 3, 2, 2, "a batch, Lq < Lk"),
+              ((2, 3), (2, 3), 3, 4, 2, 3, 1, "two batch axes, tiles of one"),
+              ((), (), 1, 5, 3, 2, 8, "one query, one tile larger than both lengths")])
+    return [_bw_case(rng, *spec[:7], why=spec[7]) for spec in specs]
+
+
+def _bw_causal_cases(hidden: bool) -> list[Case]:
+    rng = case_rng(842 if hidden else 122, hidden)
+    specs = ([((), 8, 8, 3, 2, 3), ((2,), 9, 5, 2, 3, 2), ((), 4, 7, 3, 3, 2)] if hidden else
+             [((), 7, 7, 4, 2, 3), ((2,), 8, 5, 3, 2, 2), ((), 5, 9, 2, 3, 2)])
+    cases = [_bw_case(rng, b, b, Lq, Lk, Dk, Dv, T, True,
+                      "causal, Lq == Lk" if Lq == Lk else f"causal, Lq {'>' if Lq > Lk else '<'} Lk")
+             for b, Lq, Lk, Dk, Dv, T in specs]
+    for Lq, Lk, T in ([(5, 11, 2)] if hidden else [(5, 12, 2)]):
+        case = _bw_case(rng, (), (), Lq, Lk, 3, 2, T, True)
+        Q, K, V, output, lse, dO, _ = case.args
+        first_unseen = -(-Lq // T) * T  # key tiles from here on lie above the diagonal for every query
+        K, V = K.copy(), V.copy()
+        K[first_unseen:], V[first_unseen:] = np.nan, np.nan
+        cases.append(Case((Q, K, V, output, lse, dO, T), {"causal": True},
+                          why=f"causal, Lq < Lk: keys {first_unseen}.. are above the diagonal for every "
+                          "query tile and hold NaN, so they must never be read"))
+    return cases
+
+
+def check_tiled_attention_backward(tiled_attention_backward, hidden: bool = False) -> None:
+    """Check that ``tiled_attention_backward`` equals autograd of naive attention (to 1e-10)."""
+    run_check(tiled_attention_backward, exercise="tiled_attention_backward",
+              reference=_ref.tiled_attention_backward, cases=_bw_cases(hidden), mistakes=BACKWARD_MISTAKES,
+              arg_names=_BW_ARGS, outputs=_BW_OUTPUTS, rtol=1e-10, atol=1e-10, show_values=not hidden,
+              passed="dQ, dK and dV equal the gradients of softmax(Q Kᵀ/√Dk) V to 1e-10")
+
+
+def check_tiled_attention_backward_causal(tiled_attention_backward, hidden: bool = False) -> None:
+    """Check that ``tiled_attention_backward(..., causal=True)`` masks keys j > i and skips the
+    tiles above the diagonal."""
+    run_check(tiled_attention_backward, exercise="tiled_attention_backward",
+              reference=_ref.tiled_attention_backward, cases=_bw_causal_cases(hidden),
+              mistakes=BACKWARD_CAUSAL_MISTAKES, arg_names=_BW_ARGS, outputs=_BW_OUTPUTS,
+              rtol=1e-10, atol=1e-10, show_values=not hidden,
+              passed="causal: the gradients of the masked attention, no tile above the diagonal read")
+
+
+def invoke_backward_measuring_memory(fn, Q, K, V, output, logsumexp, grad_output, tile_size, **kwargs):
+    """:func:`invoke_measuring_memory` for the backward pass: its peak extra memory must stay
+    below ``1 / MEMORY_FRACTION`` of the ``(Lq, Lk)`` float64 matrix (the grader measures it
+    outside the learner's process, with ``measured_outside``)."""
+    def warmup():
+        n = 2 * tile_size
+        return fn(Q[..., :n, :], K[..., :n, :], V[..., :n, :], output[..., :n, :], logsumexp[..., :n],
+                  grad_output[..., :n, :], tile_size, **kwargs)
+
+    result, peak, how = peak_of_call(
+        lambda: fn(Q, K, V, output, logsumexp, grad_output, tile_size, **kwargs), warmup=warmup)
+    message = backward_memory_verdict(peak, how, Q, K, V, output, logsumexp, grad_output, tile_size, **kwargs)
+    if message:
+        raise TooMuchMemory(message)
+    return result
+
+
+def call_backward(fn, Q, K, V, output, logsumexp, grad_output, tile_size, **kwargs):
+    """The call whose memory the grader measures from outside."""
+    return fn(Q, K, V, output, logsumexp, grad_output, tile_size, **kwargs)
+
+
+def backward_memory_verdict(peak: int, how: str, Q, K, V, output, logsumexp, grad_output,  # noqa: ARG001
+                            tile_size, **kwargs) -> str | None:
+    """None if ``peak`` stays below ``1 / MEMORY_FRACTION`` of the ``(Lq, Lk)`` matrix."""
+    return memory_verdict(peak, how, Q, K, V, tile_size)
+
+
+invoke_backward_measuring_memory.measured_outside = (call_backward, backward_memory_verdict)
+
+
+def _bw_full_matrix(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    raise TooMuchMemory("the full (Lq, Lk) matrix")
+
+
+BACKWARD_MEMORY_MISTAKES = [
+    Mistake("materialising the full (Lq, Lk) weights in the backward pass (no tiling)",
+            "rebuild P one tile at a time inside the loops, `np.exp(S_tile - logsumexp[..., i0:i1, None])`, "
+            "and accumulate dQ, dK, dV tile by tile; never form `Q @ K.T` for all keys at once.",
+            _bw_full_matrix,
+            principle="Rebuild the weights a tile at a time from the log-sum-exp and drop each tile "
+            "after use: the point of the backward pass is never to hold P or dS whole."),
+] + BACKWARD_MISTAKES
+
+
+def _bw_memory_cases(hidden: bool) -> list[Case]:
+    rng = case_rng(843 if hidden else 123, hidden)
+    Lq, Lk, T = (2304, 3200, 128) if hidden else (2048, 3072, 128)
+    return [_bw_case(rng, (), (), Lq, Lk, 16, 8, T,
+                     why=f"long sequences; the call may hold at most 1/{MEMORY_FRACTION} of the "
+                     "(Lq, Lk) matrix at once")]
+
+
+def check_tiled_attention_backward_memory(tiled_attention_backward, hidden: bool = False) -> None:
+    """Check that ``tiled_attention_backward`` never holds an ``(Lq, Lk)`` array (peak memory)."""
+    run_check(tiled_attention_backward, exercise="tiled_attention_backward",
+              reference=_ref.tiled_attention_backward, cases=_bw_memory_cases(hidden),
+              mistakes=BACKWARD_MEMORY_MISTAKES, arg_names=_BW_ARGS, outputs=_BW_OUTPUTS,
+              rtol=1e-10, atol=1e-10, show_values=not hidden, invoke=invoke_backward_measuring_memory,
+              passed=f"peak memory below 1/{MEMORY_FRACTION} of the (Lq, Lk) matrix")
+
+
+# ---------------------------------------------------------------------------------------------
 # Predict, then run
 
 
@@ -821,3 +1058,29 @@ CAUSAL_TILES = Prediction(
 def check_prediction_causal_tiles(prediction_causal_tiles, hidden: bool = False) -> None:
     """Check the prediction of how many 8 x 8 tiles causal tiled attention computes for Lq=40, Lk=48."""
     CAUSAL_TILES.check(prediction_causal_tiles, hidden=hidden)
+
+
+DK_SUM = Prediction(
+    "prediction_dk_sum", "choice", "zero",
+    "Add the same vector c to every key: each score of row i grows by q_i · c / √Dk, the same for "
+    "all the keys of that row, and a softmax ignores a constant added to a whole row. The weights, "
+    "the output and the loss do not change, so the loss's derivative along that move, "
+    "Σ_j dK_j · c, is 0 for every c: the keys' gradients sum to the zero vector, whatever the "
+    "inputs (up to rounding).",
+    options=("zero", "the sum of dQ", "it depends on the inputs"),
+    wrong=(
+        WrongPrediction("it depends on the inputs", "the gradient of each key is its own",
+                        "Each dK_j depends on the inputs, but their sum does not: moving every key by "
+                        "the same c shifts each row of scores by a constant, which the softmax "
+                        "cancels."),
+        WrongPrediction("the sum of dQ", "queries and keys play the same part",
+                        "Scores are symmetric in q and k, but the softmax is not: it normalises over "
+                        "the keys of a row, so a common shift of the keys cancels, while a common "
+                        "shift of the queries changes the scores by k_j · c, different for each key."),
+    ),
+)
+
+
+def check_prediction_dk_sum(prediction_dk_sum, hidden: bool = False) -> None:
+    """Check the prediction of the sum of dK over the keys."""
+    DK_SUM.check(prediction_dk_sum, hidden=hidden)
