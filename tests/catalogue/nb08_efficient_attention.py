@@ -289,3 +289,88 @@ def tiled_attention(Q, K, V, tile_size, causal=False):
     Wrong("predict_causal_tiles", "prediction_causal_tiles = 20\n",
           fails=("test_predict_causal_tiles",), message="half of the tiles plus the diagonal"),
 ]
+
+
+# A correct tiled_attention_backward with one line changed by each wrong implementation below.
+BACKWARD = '''
+def tiled_attention_backward(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    Lq, Dk = Q.shape[-2:]
+    Lk, Dv = V.shape[-2:]
+    scale = 1 / np.sqrt(Dk)
+    D = (grad_output * output).sum(axis=-1)
+    dQ, dK, dV = np.zeros(Q.shape), np.zeros(K.shape), np.zeros(V.shape)
+    for i0 in range(0, Lq, tile_size):
+        i1 = min(i0 + tile_size, Lq)
+        last = min(Lk, i1) if causal else Lk
+        for j0 in range(0, last, tile_size):
+            j1 = min(j0 + tile_size, Lk)
+            S = Q[..., i0:i1, :] @ np.swapaxes(K[..., j0:j1, :], -1, -2) * scale
+            if causal and j1 - 1 > i0:
+                visible = np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None]
+                S = np.where(visible, S, -np.inf)
+            P = np.exp(S - logsumexp[..., i0:i1, None])
+            dV[..., j0:j1, :] += np.swapaxes(P, -1, -2) @ grad_output[..., i0:i1, :]
+            dP = grad_output[..., i0:i1, :] @ np.swapaxes(V[..., j0:j1, :], -1, -2)
+            dS = P * (dP - D[..., i0:i1, None]) * scale
+            dQ[..., i0:i1, :] += dS @ K[..., j0:j1, :]
+            dK[..., j0:j1, :] += np.swapaxes(dS, -1, -2) @ Q[..., i0:i1, :]
+    return dQ, dK, dV
+'''
+
+
+def backward(old: str, new: str) -> str:
+    assert old in BACKWARD, old
+    return BACKWARD.replace(old, new)
+
+
+_BW_ALL = ("test_tiled_attention_backward", "test_tiled_attention_backward_causal")
+
+WRONG += [
+    # tiled_attention_backward -----------------------------------------------------------------
+    Wrong("tiled_attention_backward",
+          backward("D = (grad_output * output).sum(axis=-1)",
+                   "D = (grad_output @ np.swapaxes(V, -1, -2)).sum(axis=-1)"),
+          fails=_BW_ALL, message="D_i from the wrong product"),
+    Wrong("tiled_attention_backward", backward("D = (grad_output * output).sum(axis=-1)", "D = grad_output.sum(axis=-1)"),
+          fails=_BW_ALL, message="D_i as the row sum of dO alone"),
+    Wrong("tiled_attention_backward",
+          backward("dS = P * (dP - D[..., i0:i1, None]) * scale",
+                   "dS = P * (dP - (P * dP).sum(axis=-1, keepdims=True)) * scale"),
+          fails=_BW_ALL, message="D_i summed over one tile of keys only"),
+    Wrong("tiled_attention_backward",
+          backward("dS = P * (dP - D[..., i0:i1, None]) * scale", "dS = P * (dP - D[..., i0:i1, None])"),
+          fails=_BW_ALL, message="the scale forgotten in dS"),
+    Wrong("tiled_attention_backward",
+          backward("dS = P * (dP - D[..., i0:i1, None]) * scale", "dS = P * dP * scale"),
+          fails=_BW_ALL, message="dS without D_i"),
+    Wrong("tiled_attention_backward", backward("return dQ, dK, dV", "return dK, dQ, dV"),
+          fails=_BW_ALL, message="dK and dQ swapped"),
+    Wrong("tiled_attention_backward",
+          backward("P = np.exp(S - logsumexp[..., i0:i1, None])", "P = np.exp(S - logsumexp[..., j0:j1, None])"),
+          fails=_BW_ALL, message="the log-sum-exp of the wrong tile"),
+    Wrong("tiled_attention_backward", backward("if causal and j1 - 1 > i0:", "if causal and j1 > i1:"),
+          fails=("test_tiled_attention_backward_causal",), message="causal mask not applied in backward"),
+    Wrong("tiled_attention_backward", backward("last = min(Lk, i1) if causal else Lk", "last = Lk").replace(
+        "if causal and j1 - 1 > i0:", "if False:"),
+          fails=("test_tiled_attention_backward_causal",), message="ignoring `causal`"),
+    Wrong("tiled_attention_backward", backward("last = min(Lk, i1) if causal else Lk", "last = Lk").replace(
+        "if causal and j1 - 1 > i0:", "if causal:"),
+          fails=("test_tiled_attention_backward_causal",), message="reading the tiles above the diagonal"),
+    Wrong("tiled_attention_backward", '''
+def tiled_attention_backward(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    S = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if causal:
+        S = np.where(attnlab.causal_mask(Q.shape[-2], K.shape[-2]), S, -np.inf)
+    P = np.exp(S - logsumexp[..., None])
+    dP = grad_output @ np.swapaxes(V, -1, -2)
+    dS = P * (dP - (grad_output * output).sum(axis=-1, keepdims=True)) / np.sqrt(Q.shape[-1])
+    return dS @ K, np.swapaxes(dS, -1, -2) @ Q, np.swapaxes(P, -1, -2) @ grad_output
+''', fails=("test_tiled_attention_backward_memory",), message="materialising the full (Lq, Lk) weights",
+          label="no tiling at all"),
+
+    # predict, then run: the sum of dK ---------------------------------------------------------
+    Wrong("predict_dk_sum", 'prediction_dk_sum = "it depends on the inputs"\n',
+          fails=("test_predict_dk_sum",), message="the gradient of each key is its own"),
+    Wrong("predict_dk_sum", 'prediction_dk_sum = "the sum of dQ"\n',
+          fails=("test_predict_dk_sum",), message="queries and keys play the same part"),
+]
