@@ -764,3 +764,30 @@ def tiled_torch_untiled(Q, K, V, tile_size, causal=False):
     Q, K, V = (torch.as_tensor(a) for a in (Q, K, V))
     scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
     return torch.softmax(scores, dim=-1) @ V, torch.logsumexp(scores, dim=-1)
+
+
+BACKWARD = ("check_tiled_attention_backward", "check_tiled_attention_backward_causal",
+            "check_tiled_attention_backward_memory")
+
+
+@correct("tiled_attention_backward in torch (float32 tiles)", *BACKWARD)
+def backward_torch32(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    return at.tiled_attention_backward(*_t32(Q, K, V, output, logsumexp, grad_output), tile_size, causal)
+
+
+@buggy("tiled_attention_backward whose dS forgets the 1/sqrt(Dk)", "the scale forgotten in dS",
+       "check_tiled_attention_backward")
+def backward_no_scale(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    Q, K, V, O, lse, dO = (torch.as_tensor(a) for a in (Q, K, V, output, logsumexp, grad_output))
+    D = (dO * O).sum(-1, keepdim=True)
+    dQ, dK, dV = torch.zeros_like(Q), torch.zeros_like(K), torch.zeros_like(V)
+    for i0 in range(0, Q.shape[-2], tile_size):
+        i = slice(i0, i0 + tile_size)
+        for j0 in range(0, K.shape[-2], tile_size):
+            j = slice(j0, j0 + tile_size)
+            P = torch.exp(Q[..., i, :] @ K[..., j, :].transpose(-1, -2) / math.sqrt(Q.shape[-1]) - lse[..., i, None])
+            dV[..., j, :] += P.transpose(-1, -2) @ dO[..., i, :]
+            dS = P * (dO[..., i, :] @ V[..., j, :].transpose(-1, -2) - D[..., i, :])
+            dQ[..., i, :] += dS @ K[..., j, :]
+            dK[..., j, :] += dS.transpose(-1, -2) @ Q[..., i, :]
+    return dQ, dK, dV
