@@ -45,3 +45,9 @@ __all__ += ["alignment_accuracy", "corpus_bleu", "exact_match"]
 __all__ += ["sinusoidal_positional_encoding"]
 __all__ += ["attention_cost", "channel_attention", "corner_shapes", "image_to_tokens", "patchify",
             "positional_encoding_2d", "shape_mask", "spatial_self_attention", "tokens_to_image"]
+from .modern import (  # noqa: E402
+    grouped_query_attention, halves_to_interleaved, interleaved_to_halves, kv_cache_bytes, repeat_kv, rope,
+    rope_frequencies, sliding_window_mask,
+)
+__all__ += ["grouped_query_attention", "halves_to_interleaved", "interleaved_to_halves", "kv_cache_bytes",
+            "repeat_kv", "rope", "rope_frequencies", "sliding_window_mask"]

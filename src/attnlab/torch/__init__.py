@@ -51,3 +51,10 @@ __all__ += ["PostNormEncoderLayer", "TransformerDecoderLayer", "TransformerEncod
 __all__ += ["ChannelAttention", "CornerNet", "SpatialSelfAttention", "accuracy", "channel_attention",
             "count_parameters", "image_to_tokens", "patchify", "positional_encoding_2d",
             "spatial_self_attention", "tokens_to_image", "train_classifier"]
+from .modern import (  # noqa: E402
+    GQABlock, TinyDecoder, grouped_query_attention, halves_to_interleaved, interleaved_to_halves, kv_cache_bytes,
+    repeat_kv, rope, rope_frequencies, sliding_window_mask,
+)
+__all__ += ["GQABlock", "TinyDecoder", "grouped_query_attention", "halves_to_interleaved",
+            "interleaved_to_halves", "kv_cache_bytes", "repeat_kv", "rope", "rope_frequencies",
+            "sliding_window_mask"]
