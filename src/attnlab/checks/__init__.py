@@ -123,3 +123,15 @@ __all__ += [
     "check_channel_attention", "check_image_to_tokens", "check_patchify", "check_positional_encoding_2d",
     "check_prediction_receptive_field", "check_prediction_shuffled_output", "check_spatial_self_attention", "check_spatial_self_attention_batched", "check_tokens_to_image",
 ]
+from .modern_attention import (  # noqa: E402
+    check_grouped_query_attention, check_grouped_query_attention_masked, check_kv_cache_bytes,
+    check_kv_cache_bytes_window, check_prediction_gqa_cache_gb, check_prediction_shifted_scores,
+    check_repeat_kv, check_rope, check_rope_interleaved, check_sliding_window_mask,
+    check_sliding_window_mask_offset,
+)
+__all__ += [
+    "check_grouped_query_attention", "check_grouped_query_attention_masked", "check_kv_cache_bytes",
+    "check_kv_cache_bytes_window", "check_prediction_gqa_cache_gb", "check_prediction_shifted_scores",
+    "check_repeat_kv", "check_rope", "check_rope_interleaved", "check_sliding_window_mask",
+    "check_sliding_window_mask_offset",
+]
