@@ -174,3 +174,50 @@ class TinyDecoder(nn.Module):
         for block in self.blocks:
             X = block(X)
         return self.head(self.norm(X))  # (B, L, vocab)
+
+
+def toy_language_batches(n: int, seed: int = 0, max_len: int = 20) -> tuple[torch.Tensor, int]:
+    """Notebook 07's French-like sentences as a language-modelling set: ``(tokens (n, Lmax), vocab)``.
+
+    Each row is ``<bos>`` then the words then ``<eos>``, padded with ``<pad>`` (id 0); sources of
+    3 to ``max_len`` words (``toylang.generate_pairs``, deterministic given ``seed``).
+    """
+    from .. import toylang
+
+    pairs = toylang.generate_pairs(n, seed=seed, max_len=max_len)
+    _, vocab = toylang.vocabularies()
+    rows = [[toylang.BOS] + vocab.encode(p.tgt) + [toylang.EOS] for p in pairs]
+    L = max(len(r) for r in rows)
+    out = torch.full((n, L), toylang.PAD, dtype=torch.long)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = torch.tensor(r)
+    return out, len(vocab)
+
+
+def language_model_loss(model: nn.Module, tokens: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy of predicting token ``t+1`` from tokens ``0..t``, padding ignored."""
+    logits = model(tokens[:, :-1])  # (B, L-1, vocab)
+    return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tokens[:, 1:].reshape(-1),
+                                       ignore_index=0)
+
+
+def train_language_model(model: nn.Module, train: torch.Tensor, valid: torch.Tensor, steps: int,
+                         batch_size: int = 32, lr: float = 3e-3, seed: int = 0, progress=None) -> dict:
+    """Adam on random batches of ``train`` for ``steps`` steps; returns the validation loss.
+
+    ``progress(step, train_loss)`` is called every 50 steps and at the end.
+    """
+    gen = torch.Generator().manual_seed(seed)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    model.train()
+    for step in range(1, steps + 1):
+        idx = torch.randint(0, train.shape[0], (batch_size,), generator=gen)
+        loss = language_model_loss(model, train[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if progress is not None and (step % 50 == 0 or step == steps):
+            progress(step, float(loss))
+    model.eval()
+    with torch.no_grad():
+        return {"valid loss": float(language_model_loss(model, valid))}
