@@ -47,3 +47,9 @@ __all__ += ["attention_cost", "channel_attention", "corner_shapes", "image_to_to
             "positional_encoding_2d", "shape_mask", "spatial_self_attention", "tokens_to_image"]
 from .efficient import tiled_attention_backward  # noqa: E402
 __all__ += ["tiled_attention_backward"]
+from .modern import (  # noqa: E402
+    grouped_query_attention, halves_to_interleaved, interleaved_to_halves, kv_cache_bytes, repeat_kv, rope,
+    rope_frequencies, sliding_window_mask,
+)
+__all__ += ["grouped_query_attention", "halves_to_interleaved", "interleaved_to_halves", "kv_cache_bytes",
+            "repeat_kv", "rope", "rope_frequencies", "sliding_window_mask"]

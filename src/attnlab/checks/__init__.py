@@ -129,3 +129,15 @@ from .efficient_attention import (  # noqa: E402
 )
 __all__ += ["check_prediction_dk_sum", "check_tiled_attention_backward", "check_tiled_attention_backward_causal",
             "check_tiled_attention_backward_memory"]
+from .modern_attention import (  # noqa: E402
+    check_grouped_query_attention, check_grouped_query_attention_masked, check_kv_cache_bytes,
+    check_kv_cache_bytes_window, check_prediction_gqa_cache_gb, check_prediction_shifted_scores,
+    check_repeat_kv, check_rope, check_rope_interleaved, check_sliding_window_mask,
+    check_sliding_window_mask_offset,
+)
+__all__ += [
+    "check_grouped_query_attention", "check_grouped_query_attention_masked", "check_kv_cache_bytes",
+    "check_kv_cache_bytes_window", "check_prediction_gqa_cache_gb", "check_prediction_shifted_scores",
+    "check_repeat_kv", "check_rope", "check_rope_interleaved", "check_sliding_window_mask",
+    "check_sliding_window_mask_offset",
+]

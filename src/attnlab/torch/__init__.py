@@ -53,3 +53,10 @@ __all__ += ["ChannelAttention", "CornerNet", "SpatialSelfAttention", "accuracy",
             "spatial_self_attention", "tokens_to_image", "train_classifier"]
 from .efficient import tiled_attention_backward  # noqa: E402
 __all__ += ["tiled_attention_backward"]
+from .modern import (  # noqa: E402
+    GQABlock, TinyDecoder, grouped_query_attention, halves_to_interleaved, interleaved_to_halves, kv_cache_bytes,
+    repeat_kv, rope, rope_frequencies, sliding_window_mask,
+)
+__all__ += ["GQABlock", "TinyDecoder", "grouped_query_attention", "halves_to_interleaved",
+            "interleaved_to_halves", "kv_cache_bytes", "repeat_kv", "rope", "rope_frequencies",
+            "sliding_window_mask"]

@@ -1,0 +1,168 @@
+"""Attention as today's models use it (numpy reference for notebook 11): rotary position
+embeddings, grouped-query attention, sliding windows and the size of the key-value cache.
+
+Shape letters: ``B`` batch, ``Hq`` query heads, ``Hkv`` key/value heads, ``Lq`` query length,
+``Lk`` key/value length, ``L`` a sequence length, ``Dh`` head width, ``Dv`` value width.
+
+Conventions fixed by the course contract:
+
+* **RoPE**: pair ``k`` (``k = 0..Dh/2-1``) of a query or key at position ``p`` is rotated by the
+  angle ``p * base^(-2k/Dh)``, ``(a, b) -> (a cos - b sin, a sin + b cos)``. The pairs are
+  ``(k, k + Dh/2)`` ("halves", as GPT-NeoX and Llama's Hugging Face port) or ``(2k, 2k+1)``
+  (``interleaved=True``, as RoFormer and GPT-J). ``halves_to_interleaved`` is the column
+  permutation that turns one layout into the other.
+* **GQA**: query head ``h`` reads key/value head ``h // n_rep``, ``n_rep = Hq / Hkv``
+  (``repeat_kv`` repeats each key/value head ``n_rep`` times in a row, as
+  ``torch.repeat_interleave`` and SDPA's ``enable_gqa``). MQA is ``Hkv = 1``; MHA is ``Hkv = Hq``.
+* **Sliding window**: query row ``i`` sits at absolute position ``i + offset`` and may see key
+  ``j`` when ``0 <= (i + offset) - j < window``.
+* **Memory**: ``kv_cache_bytes`` counts keys and values, every layer, every key/value head.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import fmt, require_int, require_ndim
+from .attention import scaled_dot_product_attention
+
+
+def rope_frequencies(Dh: int, base: float = 10000.0) -> np.ndarray:
+    """The ``Dh/2`` rotation frequencies ``base^(-2k/Dh)``, ``k = 0..Dh/2-1`` (radians per position)."""
+    Dh = require_int(Dh, "Dh", minimum=2)
+    if Dh % 2:
+        raise ValueError(f"Dh: expected an even head width (pairs of features), got {Dh}")
+    return float(base) ** (-2.0 * np.arange(Dh // 2) / Dh)  # (Dh/2,)
+
+
+def halves_to_interleaved(Dh: int) -> np.ndarray:
+    """The column permutation ``perm`` with ``x_interleaved = x_halves[..., perm]``.
+
+    Feature ``2k`` of the interleaved layout is feature ``k`` of the halves layout and feature
+    ``2k+1`` is feature ``k + Dh/2``: ``perm = [0, Dh/2, 1, Dh/2+1, ...]``. Applied to the
+    columns of ``W_q`` and ``W_k`` it converts a checkpoint written for one pairing into the
+    other (``rope(x[..., perm], p, interleaved=True) == rope(x, p)[..., perm]``).
+    """
+    Dh = require_int(Dh, "Dh", minimum=2)
+    if Dh % 2:
+        raise ValueError(f"Dh: expected an even head width (pairs of features), got {Dh}")
+    half = Dh // 2
+    return np.stack([np.arange(half), np.arange(half) + half], axis=-1).reshape(Dh)  # (Dh,)
+
+
+def interleaved_to_halves(Dh: int) -> np.ndarray:
+    """The inverse permutation of ``halves_to_interleaved``: ``x_halves = x_interleaved[..., perm]``."""
+    return np.argsort(halves_to_interleaved(Dh))
+
+
+def _positions(positions, L: int) -> np.ndarray:
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or positions.shape[0] != L:
+        raise ValueError(f"positions: expected shape (L={L},), got {fmt(positions.shape)}")
+    if positions.size and not np.issubdtype(positions.dtype, np.integer):
+        raise ValueError(f"positions: expected integer positions, got dtype {positions.dtype}")
+    return positions
+
+
+def rope(x: np.ndarray, positions: np.ndarray, base: float = 10000.0,
+         interleaved: bool = False) -> np.ndarray:
+    """Rotary position embedding of queries or keys ``x (..., L, Dh)`` at ``positions (L,)``.
+
+    Pair ``k`` of row ``l`` is rotated by the angle ``positions[l] * base^(-2k/Dh)``:
+    ``(a, b) -> (a cos - b sin, a sin + b cos)``. The pairs are ``(k, k + Dh/2)`` (halves) or
+    ``(2k, 2k+1)`` when ``interleaved``. Rotating both queries and keys makes their dot
+    product depend on the positions only through the offset ``p_q - p_k``.
+    ``ValueError`` for an odd ``Dh`` or positions that are not ``L`` integers.
+    """
+    x = np.asarray(x, dtype=float)
+    require_ndim(x, "x", ("L", "Dh"))
+    L, Dh = x.shape[-2:]
+    if Dh % 2:
+        raise ValueError(f"x: expected an even last dimension Dh (pairs of features), got shape {fmt(x.shape)}")
+    positions = _positions(positions, L)
+    angles = positions[:, None].astype(float) * rope_frequencies(Dh, base)[None, :]  # (L, Dh/2)
+    cos, sin = np.cos(angles), np.sin(angles)  # (L, Dh/2) each
+    if interleaved:
+        a, b = x[..., 0::2], x[..., 1::2]  # (..., L, Dh/2) each
+    else:
+        a, b = x[..., : Dh // 2], x[..., Dh // 2:]  # (..., L, Dh/2) each
+    ra, rb = a * cos - b * sin, a * sin + b * cos  # (..., L, Dh/2) each
+    out = np.empty_like(x)  # (..., L, Dh)
+    if interleaved:
+        out[..., 0::2], out[..., 1::2] = ra, rb
+    else:
+        out[..., : Dh // 2], out[..., Dh // 2:] = ra, rb
+    return out
+
+
+def repeat_kv(X: np.ndarray, n_rep: int) -> np.ndarray:
+    """Key/value heads repeated for grouped-query attention: ``(B, Hkv, L, D) -> (B, Hkv*n_rep, L, D)``.
+
+    Each head is repeated ``n_rep`` times in a row, so query head ``h`` reads key/value head
+    ``h // n_rep`` (``np.repeat`` on the head axis, torch's ``repeat_interleave``).
+    """
+    X = np.asarray(X, dtype=float)
+    require_ndim(X, "X", ("B", "Hkv", "L", "D"), batch=False)
+    n_rep = require_int(n_rep, "n_rep", minimum=1)
+    return np.repeat(X, n_rep, axis=1)  # (B, Hkv, L, D) -> (B, Hkv*n_rep, L, D)
+
+
+def grouped_query_attention(Q: np.ndarray, K: np.ndarray, V: np.ndarray,
+                            mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Grouped-query attention: ``Hq`` query heads share ``Hkv`` key/value heads.
+
+    Args:
+        Q: ``(B, Hq, Lq, Dh)`` queries.
+        K: ``(B, Hkv, Lk, Dh)`` keys, ``Hq % Hkv == 0``.
+        V: ``(B, Hkv, Lk, Dv)`` values.
+        mask: boolean, broadcastable to ``(B, Hq, Lq, Lk)``, ``True`` = may attend.
+
+    Returns:
+        ``(output (B, Hq, Lq, Dv), weights (B, Hq, Lq, Lk))``, scale ``sqrt(Dh)``; query head
+        ``h`` attends with key/value head ``h // (Hq / Hkv)``. Equal to torch's
+        ``scaled_dot_product_attention(Q, K, V, attn_mask=mask, enable_gqa=True)``.
+    """
+    Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
+    require_ndim(Q, "Q", ("B", "Hq", "Lq", "Dh"), batch=False)
+    require_ndim(K, "K", ("B", "Hkv", "Lk", "Dh"), batch=False)
+    require_ndim(V, "V", ("B", "Hkv", "Lk", "Dv"), batch=False)
+    Hq, Hkv = Q.shape[1], K.shape[1]
+    if K.shape[:2] != V.shape[:2] or K.shape[2] != V.shape[2]:
+        raise ValueError(f"K and V must have the same (B, Hkv, Lk): got K {fmt(K.shape)} and V {fmt(V.shape)}")
+    if Q.shape[0] != K.shape[0] or Q.shape[-1] != K.shape[-1]:
+        raise ValueError(f"Q and K must have the same batch B and width Dh: got Q {fmt(Q.shape)} and K {fmt(K.shape)}")
+    if Hkv == 0 or Hq % Hkv:
+        raise ValueError(f"K: expected a number of key/value heads Hkv that divides Hq={Hq}, got {fmt(K.shape)}")
+    n_rep = Hq // Hkv
+    K_all, V_all = repeat_kv(K, n_rep), repeat_kv(V, n_rep)  # (B, Hkv, Lk, .) -> (B, Hq, Lk, .)
+    return scaled_dot_product_attention(Q, K_all, V_all, mask)  # (B, Hq, Lq, Dv), (B, Hq, Lq, Lk)
+
+
+def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> np.ndarray:
+    """Boolean ``(Lq, Lk)``: ``True`` where ``0 <= (i + offset) - j < window``.
+
+    Query row ``i`` is the token at absolute position ``i + offset`` (``offset = Lk - Lq`` for
+    the newest rows of a cache); it sees itself and the ``window - 1`` tokens before it.
+    ``window >= Lk`` with ``offset = 0`` and ``Lq == Lk`` is the causal mask.
+    """
+    Lq, Lk = require_int(Lq, "Lq"), require_int(Lk, "Lk")
+    window = require_int(window, "window", minimum=1)
+    offset = require_int(offset, "offset")
+    rel = (np.arange(Lq)[:, None] + offset) - np.arange(Lk)[None, :]  # (Lq, Lk) query minus key position
+    return (rel >= 0) & (rel < window)
+
+
+def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int, batch: int = 1,
+                   bytes_per_value: int = 2, window: int | None = None) -> int:
+    """Bytes of a key-value cache: ``2 * layers * kv_heads * head_dim * min(seq_len, window) * batch * bytes``.
+
+    The 2 counts keys and values; ``bytes_per_value`` is 2 for bf16/fp16, 4 for float32;
+    ``window=None`` keeps every token. Divide by ``1e9`` for GB, by ``2**30`` for GiB.
+    """
+    num_layers = require_int(num_layers, "num_layers", minimum=1)
+    num_kv_heads = require_int(num_kv_heads, "num_kv_heads", minimum=1)
+    head_dim = require_int(head_dim, "head_dim", minimum=1)
+    seq_len = require_int(seq_len, "seq_len")
+    batch = require_int(batch, "batch", minimum=1)
+    bytes_per_value = require_int(bytes_per_value, "bytes_per_value", minimum=1)
+    tokens = seq_len if window is None else min(seq_len, require_int(window, "window", minimum=1))
+    return 2 * num_layers * num_kv_heads * head_dim * tokens * batch * bytes_per_value

@@ -1,0 +1,223 @@
+"""Torch twins of ``attnlab.modern`` (notebook 11): rotary position embeddings, grouped-query
+attention, sliding-window masks and the key-value cache size, plus the tiny decoder that
+notebook 11 trains with MHA, GQA and MQA.
+
+Same shape letters, conventions and error messages as the numpy module.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from .._validate import fmt, require_int, require_ndim
+from .. import modern as _np_modern
+from .functional import masked_softmax
+
+
+def _float(x) -> torch.Tensor:
+    x = torch.as_tensor(x)
+    return x if x.is_floating_point() else x.to(torch.get_default_dtype())
+
+
+def rope_frequencies(Dh: int, base: float = 10000.0) -> torch.Tensor:
+    """The ``Dh/2`` rotation frequencies ``base^(-2k/Dh)``, ``k = 0..Dh/2-1`` (radians per position)."""
+    return torch.from_numpy(_np_modern.rope_frequencies(Dh, base))
+
+
+def halves_to_interleaved(Dh: int) -> torch.Tensor:
+    """The column permutation ``perm`` with ``x_interleaved = x_halves[..., perm]``."""
+    return torch.from_numpy(_np_modern.halves_to_interleaved(Dh))
+
+
+def interleaved_to_halves(Dh: int) -> torch.Tensor:
+    """The inverse permutation of ``halves_to_interleaved``: ``x_halves = x_interleaved[..., perm]``."""
+    return torch.from_numpy(_np_modern.interleaved_to_halves(Dh))
+
+
+def rope(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0,
+         interleaved: bool = False) -> torch.Tensor:
+    """Rotary position embedding of queries or keys ``x (..., L, Dh)`` at ``positions (L,)``.
+
+    Pair ``k`` of row ``l`` is rotated by the angle ``positions[l] * base^(-2k/Dh)``:
+    ``(a, b) -> (a cos - b sin, a sin + b cos)``. The pairs are ``(k, k + Dh/2)`` (halves) or
+    ``(2k, 2k+1)`` when ``interleaved``. Rotating both queries and keys makes their dot
+    product depend on the positions only through the offset ``p_q - p_k``.
+    ``ValueError`` for an odd ``Dh`` or positions that are not ``L`` integers.
+    """
+    x = _float(x)
+    require_ndim(x, "x", ("L", "Dh"))
+    L, Dh = x.shape[-2:]
+    if Dh % 2:
+        raise ValueError(f"x: expected an even last dimension Dh (pairs of features), got shape {fmt(x.shape)}")
+    positions = torch.as_tensor(positions)
+    if positions.ndim != 1 or positions.shape[0] != L:
+        raise ValueError(f"positions: expected shape (L={L},), got {fmt(positions.shape)}")
+    if positions.is_floating_point():
+        raise ValueError(f"positions: expected integer positions, got dtype {positions.dtype}")
+    freqs = rope_frequencies(Dh, base).to(x.dtype)  # (Dh/2,)
+    angles = positions.to(x.device, x.dtype)[:, None] * freqs.to(x.device)[None, :]  # (L, Dh/2)
+    cos, sin = torch.cos(angles), torch.sin(angles)  # (L, Dh/2) each
+    if interleaved:
+        a, b = x[..., 0::2], x[..., 1::2]  # (..., L, Dh/2) each
+        return torch.stack([a * cos - b * sin, a * sin + b * cos], dim=-1).flatten(-2)  # (..., L, Dh)
+    a, b = x[..., : Dh // 2], x[..., Dh // 2:]  # (..., L, Dh/2) each
+    return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)  # (..., L, Dh)
+
+
+def repeat_kv(X: torch.Tensor, n_rep: int) -> torch.Tensor:
+    """Key/value heads repeated for grouped-query attention: ``(B, Hkv, L, D) -> (B, Hkv*n_rep, L, D)``.
+
+    Each head is repeated ``n_rep`` times in a row, so query head ``h`` reads key/value head
+    ``h // n_rep`` (``repeat_interleave`` on the head axis).
+    """
+    X = _float(X)
+    require_ndim(X, "X", ("B", "Hkv", "L", "D"), batch=False)
+    n_rep = require_int(n_rep, "n_rep", minimum=1)
+    return X.repeat_interleave(n_rep, dim=1)  # (B, Hkv, L, D) -> (B, Hkv*n_rep, L, D)
+
+
+def grouped_query_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor,
+                            mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Grouped-query attention: ``Hq`` query heads share ``Hkv`` key/value heads.
+
+    Args:
+        Q: ``(B, Hq, Lq, Dh)`` queries.
+        K: ``(B, Hkv, Lk, Dh)`` keys, ``Hq % Hkv == 0``.
+        V: ``(B, Hkv, Lk, Dv)`` values.
+        mask: boolean, broadcastable to ``(B, Hq, Lq, Lk)``, ``True`` = may attend.
+
+    Returns:
+        ``(output (B, Hq, Lq, Dv), weights (B, Hq, Lq, Lk))``, scale ``sqrt(Dh)``; query head
+        ``h`` attends with key/value head ``h // (Hq / Hkv)``. Equal to torch's
+        ``scaled_dot_product_attention(Q, K, V, attn_mask=mask, enable_gqa=True)``.
+    """
+    Q, K, V = _float(Q), _float(K), _float(V)
+    require_ndim(Q, "Q", ("B", "Hq", "Lq", "Dh"), batch=False)
+    require_ndim(K, "K", ("B", "Hkv", "Lk", "Dh"), batch=False)
+    require_ndim(V, "V", ("B", "Hkv", "Lk", "Dv"), batch=False)
+    Hq, Hkv = Q.shape[1], K.shape[1]
+    if K.shape[:3] != V.shape[:3]:
+        raise ValueError(f"K and V must have the same (B, Hkv, Lk): got K {fmt(K.shape)} and V {fmt(V.shape)}")
+    if Q.shape[0] != K.shape[0] or Q.shape[-1] != K.shape[-1]:
+        raise ValueError(f"Q and K must have the same batch B and width Dh: got Q {fmt(Q.shape)} and K {fmt(K.shape)}")
+    if Hkv == 0 or Hq % Hkv:
+        raise ValueError(f"K: expected a number of key/value heads Hkv that divides Hq={Hq}, got {fmt(K.shape)}")
+    n_rep = Hq // Hkv
+    K_all, V_all = repeat_kv(K, n_rep), repeat_kv(V, n_rep)  # (B, Hkv, Lk, .) -> (B, Hq, Lk, .)
+    scores = (Q / math.sqrt(Q.shape[-1])) @ K_all.transpose(-1, -2)  # (B, Hq, Lq, Lk)
+    weights = masked_softmax(scores, mask)  # (B, Hq, Lq, Lk)
+    return weights @ V_all, weights  # (B, Hq, Lq, Dv)
+
+
+def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> torch.Tensor:
+    """Boolean ``(Lq, Lk)``: ``True`` where ``0 <= (i + offset) - j < window``."""
+    return torch.from_numpy(_np_modern.sliding_window_mask(Lq, Lk, window, offset))
+
+
+def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int, batch: int = 1,
+                   bytes_per_value: int = 2, window: int | None = None) -> int:
+    """Bytes of a key-value cache: ``2 * layers * kv_heads * head_dim * min(seq_len, window) * batch * bytes``."""
+    return _np_modern.kv_cache_bytes(num_layers, num_kv_heads, head_dim, seq_len, batch,
+                                     bytes_per_value, window)
+
+
+class GQABlock(nn.Module):
+    """A pre-norm decoder block with causal grouped-query self-attention and RoPE.
+
+    ``num_heads`` query heads share ``num_kv_heads`` key/value heads (``num_kv_heads ==
+    num_heads`` is MHA, ``1`` is MQA); ``window`` restricts attention to a sliding window.
+    """
+
+    def __init__(self, d_model: int, num_heads: int, num_kv_heads: int, d_ff: int,
+                 window: int | None = None):
+        super().__init__()
+        if d_model % num_heads or num_heads % num_kv_heads:
+            raise ValueError(f"num_kv_heads: expected a divisor of num_heads={num_heads} (and "
+                             f"num_heads a divisor of d_model={d_model}), got {num_kv_heads}")
+        self.num_heads, self.num_kv_heads, self.window = num_heads, num_kv_heads, window
+        self.head_dim = d_model // num_heads
+        self.norm1, self.norm2 = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
+        self.q_proj = nn.Linear(d_model, d_model, bias=False)
+        self.kv_proj = nn.Linear(d_model, 2 * num_kv_heads * self.head_dim, bias=False)
+        self.out_proj = nn.Linear(d_model, d_model, bias=False)
+        self.ff = nn.Sequential(nn.Linear(d_model, d_ff), nn.GELU(), nn.Linear(d_ff, d_model))
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        B, L, D = X.shape
+        h = self.norm1(X)
+        Q = self.q_proj(h).view(B, L, self.num_heads, self.head_dim).transpose(1, 2)  # (B, Hq, L, Dh)
+        K, V = self.kv_proj(h).view(B, L, 2, self.num_kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)  # (B, Hkv, L, Dh) x2
+        pos = torch.arange(L)
+        Q, K = rope(Q, pos), rope(K, pos)
+        mask = sliding_window_mask(L, L, self.window or L).to(X.device)  # (L, L)
+        Z = torch.nn.functional.scaled_dot_product_attention(Q, K, V, attn_mask=mask, enable_gqa=True)  # (B, Hq, L, Dh)
+        X = X + self.out_proj(Z.transpose(1, 2).reshape(B, L, D))  # (B, L, D)
+        return X + self.ff(self.norm2(X))
+
+
+class TinyDecoder(nn.Module):
+    """A small causal language model: embeddings, ``num_layers`` ``GQABlock``s, a linear head."""
+
+    def __init__(self, vocab_size: int, d_model: int = 32, num_heads: int = 4, num_kv_heads: int = 4,
+                 num_layers: int = 2, d_ff: int = 64, window: int | None = None):
+        super().__init__()
+        self.embed = nn.Embedding(vocab_size, d_model)
+        self.blocks = nn.ModuleList(GQABlock(d_model, num_heads, num_kv_heads, d_ff, window)
+                                    for _ in range(num_layers))
+        self.norm = nn.LayerNorm(d_model)
+        self.head = nn.Linear(d_model, vocab_size)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        X = self.embed(tokens)  # (B, L) -> (B, L, D)
+        for block in self.blocks:
+            X = block(X)
+        return self.head(self.norm(X))  # (B, L, vocab)
+
+
+def toy_language_batches(n: int, seed: int = 0, max_len: int = 20) -> tuple[torch.Tensor, int]:
+    """Notebook 07's French-like sentences as a language-modelling set: ``(tokens (n, Lmax), vocab)``.
+
+    Each row is ``<bos>`` then the words then ``<eos>``, padded with ``<pad>`` (id 0); sources of
+    3 to ``max_len`` words (``toylang.generate_pairs``, deterministic given ``seed``).
+    """
+    from .. import toylang
+
+    pairs = toylang.generate_pairs(n, seed=seed, max_len=max_len)
+    _, vocab = toylang.vocabularies()
+    rows = [[toylang.BOS] + vocab.encode(p.tgt) + [toylang.EOS] for p in pairs]
+    L = max(len(r) for r in rows)
+    out = torch.full((n, L), toylang.PAD, dtype=torch.long)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = torch.tensor(r)
+    return out, len(vocab)
+
+
+def language_model_loss(model: nn.Module, tokens: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy of predicting token ``t+1`` from tokens ``0..t``, padding ignored."""
+    logits = model(tokens[:, :-1])  # (B, L-1, vocab)
+    return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tokens[:, 1:].reshape(-1),
+                                       ignore_index=0)
+
+
+def train_language_model(model: nn.Module, train: torch.Tensor, valid: torch.Tensor, steps: int,
+                         batch_size: int = 32, lr: float = 3e-3, seed: int = 0, progress=None) -> dict:
+    """Adam on random batches of ``train`` for ``steps`` steps; returns the validation loss.
+
+    ``progress(step, train_loss)`` is called every 50 steps and at the end.
+    """
+    gen = torch.Generator().manual_seed(seed)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    model.train()
+    for step in range(1, steps + 1):
+        idx = torch.randint(0, train.shape[0], (batch_size,), generator=gen)
+        loss = language_model_loss(model, train[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if progress is not None and (step % 50 == 0 or step == steps):
+            progress(step, float(loss))
+    model.eval()
+    with torch.no_grad():
+        return {"valid loss": float(language_model_loss(model, valid))}
