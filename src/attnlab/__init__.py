@@ -45,3 +45,8 @@ __all__ += ["alignment_accuracy", "corpus_bleu", "exact_match"]
 __all__ += ["sinusoidal_positional_encoding"]
 __all__ += ["attention_cost", "channel_attention", "corner_shapes", "image_to_tokens", "patchify",
             "positional_encoding_2d", "shape_mask", "spatial_self_attention", "tokens_to_image"]
+from .learned import (
+    gd_step_prediction, icl_prompt, linear_self_attention, prefix_matching_score, previous_token_score, soft_align,
+)
+__all__ += ["gd_step_prediction", "icl_prompt", "linear_self_attention", "prefix_matching_score",
+            "previous_token_score", "soft_align"]

@@ -51,3 +51,9 @@ __all__ += ["PostNormEncoderLayer", "TransformerDecoderLayer", "TransformerEncod
 __all__ += ["ChannelAttention", "CornerNet", "SpatialSelfAttention", "accuracy", "channel_attention",
             "count_parameters", "image_to_tokens", "patchify", "positional_encoding_2d",
             "spatial_self_attention", "tokens_to_image", "train_classifier"]
+from .learned import (
+    AttentionOnlyTransformer, DecomposableAttention, LinearSelfAttention, icl_prompt, linear_self_attention,
+    prefix_matching_score, previous_token_score, soft_align,
+)
+__all__ += ["AttentionOnlyTransformer", "DecomposableAttention", "LinearSelfAttention", "icl_prompt",
+            "linear_self_attention", "prefix_matching_score", "previous_token_score", "soft_align"]
