@@ -157,7 +157,9 @@ def test_decomposable_attention_is_blind_to_order():
 
 
 def test_linear_self_attention_trains_towards_a_gd_step():
-    model, losses = tl.train_icl(d=2, N=10, steps=300, batch=128, lr=0.02, seed=0)
-    assert losses[-20:].mean() < 0.7 * losses[:5].mean()
+    d, N = 3, 10
+    model, losses = tl.train_icl(d=d, N=N, steps=500, batch=256, lr=0.01, seed=0)
+    assert losses[-20:].mean() < 0.5 * losses[:5].mean()
     Gamma = learned.read_gamma(model.W_kq.detach().double().numpy(), model.W_pv.detach().double().numpy())
-    assert np.all(np.diag(Gamma) > 0.3)
+    # Zhang, Frei and Bartlett: for x ~ N(0, I) the trained preconditioner is close to N/(N+d+1) I
+    np.testing.assert_allclose(Gamma, N / (N + d + 1) * np.eye(d), atol=0.1)
