@@ -123,3 +123,12 @@ __all__ += [
     "check_channel_attention", "check_image_to_tokens", "check_patchify", "check_positional_encoding_2d",
     "check_prediction_receptive_field", "check_prediction_shuffled_output", "check_spatial_self_attention", "check_spatial_self_attention_batched", "check_tokens_to_image",
 ]
+from .what_attention_learns import (
+    check_gd_step_prediction, check_icl_prompt, check_linear_self_attention, check_prediction_beats_least_squares,
+    check_prediction_reversed_hypothesis, check_prefix_matching_score, check_previous_token_score, check_soft_align,
+)
+__all__ += [
+    "check_gd_step_prediction", "check_icl_prompt", "check_linear_self_attention",
+    "check_prediction_beats_least_squares", "check_prediction_reversed_hypothesis", "check_prefix_matching_score",
+    "check_previous_token_score", "check_soft_align",
+]
