@@ -53,3 +53,8 @@ from .modern import (  # noqa: E402
 )
 __all__ += ["grouped_query_attention", "halves_to_interleaved", "interleaved_to_halves", "kv_cache_bytes",
             "repeat_kv", "rope", "rope_frequencies", "sliding_window_mask"]
+from .learned import (
+    gd_step_prediction, icl_prompt, linear_self_attention, prefix_matching_score, previous_token_score, soft_align,
+)
+__all__ += ["gd_step_prediction", "icl_prompt", "linear_self_attention", "prefix_matching_score",
+            "previous_token_score", "soft_align"]

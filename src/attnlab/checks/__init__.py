@@ -141,3 +141,12 @@ __all__ += [
     "check_repeat_kv", "check_rope", "check_rope_interleaved", "check_sliding_window_mask",
     "check_sliding_window_mask_offset",
 ]
+from .what_attention_learns import (
+    check_gd_step_prediction, check_icl_prompt, check_linear_self_attention, check_prediction_beats_least_squares,
+    check_prediction_reversed_hypothesis, check_prefix_matching_score, check_previous_token_score, check_soft_align,
+)
+__all__ += [
+    "check_gd_step_prediction", "check_icl_prompt", "check_linear_self_attention",
+    "check_prediction_beats_least_squares", "check_prediction_reversed_hypothesis", "check_prefix_matching_score",
+    "check_previous_token_score", "check_soft_align",
+]

@@ -60,3 +60,9 @@ from .modern import (  # noqa: E402
 __all__ += ["GQABlock", "TinyDecoder", "grouped_query_attention", "halves_to_interleaved",
             "interleaved_to_halves", "kv_cache_bytes", "repeat_kv", "rope", "rope_frequencies",
             "sliding_window_mask"]
+from .learned import (
+    AttentionOnlyTransformer, DecomposableAttention, LinearSelfAttention, icl_prompt, linear_self_attention,
+    prefix_matching_score, previous_token_score, soft_align,
+)
+__all__ += ["AttentionOnlyTransformer", "DecomposableAttention", "LinearSelfAttention", "icl_prompt",
+            "linear_self_attention", "prefix_matching_score", "previous_token_score", "soft_align"]
