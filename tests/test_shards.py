@@ -5,6 +5,8 @@
 * a shard writes nothing of the course's own (gradebook, CSV, feedback) before the merge;
 * merge refuses, with a message naming the problem, a missing shard, an incomplete shard, shards
   of different N, a submission graded in two shards and shards of another release;
+* the Slurm array job and the Kubernetes Indexed Job in deploy/ run, command for command (one
+  shard after another, here), to the same ``grades.csv`` as one run;
 * bad ``--shard`` values are command-line errors; which shard grades a submission depends on
   (student, assignment) alone.
 """
@@ -13,7 +15,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -187,3 +193,105 @@ def test_shard_assignment_is_stable_and_covers_everyone():
         shard = parse_shard(f"1/{n}")
         assert sum(shard.owns(*p) for p in pairs) == sizes[0]
 
+
+# ---------------------------------------------------------------------------------------------
+# deploy/: what the Slurm and Kubernetes files run, run here one shard after another
+
+DEPLOY = ck.ROOT / "deploy"
+
+
+def _tools(folder: Path) -> Path:
+    """``attnlab-course`` (this Python's) and a fake ``sbatch`` that records its arguments, on a
+    folder to put first on PATH."""
+    folder.mkdir(parents=True)
+    (folder / "attnlab-course").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m attnlab.course.cli "$@"\n')
+    (folder / "sbatch").write_text(
+        "#!/bin/sh\n"
+        f'exec "{sys.executable}" -c "import json, sys; '
+        "open(sys.argv[1], 'a').write(json.dumps(sys.argv[2:]) + chr(10))\" "
+        f'"{folder / "sbatch.log"}" "$@"\n')
+    for tool in ("attnlab-course", "sbatch"):
+        (folder / tool).chmod(0o755)
+    return folder
+
+
+def _env(course: Path, tools: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ, PATH=f"{tools}{os.pathsep}{os.environ['PATH']}", PYTHONUNBUFFERED="1", **extra)
+    env.pop("NBGRADER_EXECUTION", None)
+    env.pop("ATTNLAB_COURSE_ROOT", None)
+    return env
+
+
+def _same_as_one_run(graded, course: Path) -> None:
+    one = graded[0]
+    a = (one / "autograde" / "grades.csv").read_bytes()
+    b = (course / "autograde" / "grades.csv").read_bytes()
+    assert a == b, f"grades.csv differs from one run:\n{a.decode()}\n---\n{b.decode()}"
+
+
+def test_slurm_array_job_runs_to_the_same_grades(graded, tmp_path):
+    script = DEPLOY / "slurm" / "grade_array.sbatch"
+    text = script.read_text()
+    n = int(re.search(r"^#SBATCH --array=1-(\d+)\s*$", text, re.M).group(1))
+    assert n >= 2
+    course = tmp_path / "course"
+    shutil.copytree(graded[3], course, symlinks=True)
+    tools = _tools(tmp_path / "bin")
+    for i in range(1, n + 1):  # each array task runs the script itself, as sbatch would
+        env = _env(course, tools, SLURM_SUBMIT_DIR=str(course), SLURM_ARRAY_JOB_ID="4242",
+                   SLURM_ARRAY_TASK_ID=str(i), SLURM_ARRAY_TASK_MIN="1", SLURM_ARRAY_TASK_MAX=str(n),
+                   SLURM_ARRAY_TASK_COUNT=str(n), SLURM_CPUS_PER_TASK="2")
+        proc = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, text=True, capture_output=True,
+                              timeout=900)
+        assert proc.returncode == 0, f"task {i}: " + proc.stdout + proc.stderr
+    assert sorted(p.name for p in _shard_folders(course)) == [f"shard-{i}-of-{n}" for i in range(1, n + 1)]
+    assert not (course / "autograde" / "grades.csv").exists(), "a shard wrote grades.csv"
+    # the first task submitted the merge, held until the whole array ends well
+    calls = [json.loads(line) for line in (tools / "sbatch.log").read_text().splitlines()]
+    assert len(calls) == 1, calls
+    call = calls[0]
+    assert "--dependency=afterok:4242" in call
+    wrap = [a[len("--wrap="):] for a in call if a.startswith("--wrap=")]
+    chdir = [a[len("--chdir="):] for a in call if a.startswith("--chdir=")]
+    assert wrap == ["attnlab-course merge"] and chdir == [str(course)], call
+    proc = subprocess.run(["bash", "-c", wrap[0]], cwd=chdir[0], env=_env(course, tools), text=True,
+                          capture_output=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _same_as_one_run(graded, course)
+
+
+def test_kubernetes_indexed_job_runs_to_the_same_grades(graded, tmp_path):
+    import yaml
+
+    docs = list(yaml.safe_load_all((DEPLOY / "kubernetes" / "grade-indexed-job.yaml").read_text()))
+    claim = next(d for d in docs if d["kind"] == "PersistentVolumeClaim")
+    assert "ReadWriteMany" in claim["spec"]["accessModes"]  # one course folder shared by every pod
+    jobs = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Job"}
+    grade, merge = jobs["attnlab-grade"], jobs["attnlab-merge"]
+    assert grade["spec"]["completionMode"] == "Indexed"
+    n = grade["spec"]["completions"]
+    assert n >= 2
+    course = tmp_path / "course"
+    shutil.copytree(graded[3], course, symlinks=True)
+    tools = _tools(tmp_path / "bin")
+
+    def run(job: dict, **extra: str) -> None:
+        pod = job["spec"]["template"]["spec"]
+        assert [v["persistentVolumeClaim"]["claimName"] for v in pod["volumes"]] == [claim["metadata"]["name"]]
+        (container,) = pod["containers"]
+        mount = container["volumeMounts"][0]["mountPath"]
+        assert container["workingDir"] == mount
+        env = {e["name"]: e["value"] for e in container.get("env", [])}
+        assert env.get("ATTNLAB_COURSE_ROOT") == mount
+        env["ATTNLAB_COURSE_ROOT"] = str(course)  # the volume, here
+        proc = subprocess.run([*container["command"], *container["args"]], cwd=course,
+                              env=_env(course, tools, **env, **extra), text=True, capture_output=True, timeout=900)
+        assert proc.returncode == 0, f"{job['metadata']['name']} {extra}: " + proc.stdout + proc.stderr
+
+    assert {e["name"]: e["value"] for e in grade["spec"]["template"]["spec"]["containers"][0]["env"]}["SHARDS"] == str(n)
+    for index in range(n):
+        run(grade, JOB_COMPLETION_INDEX=str(index))
+    assert sorted(p.name for p in _shard_folders(course)) == [f"shard-{i}-of-{n}" for i in range(1, n + 1)]
+    assert not (course / "autograde" / "grades.csv").exists(), "a shard wrote grades.csv"
+    run(merge)
+    _same_as_one_run(graded, course)
