@@ -167,6 +167,15 @@ def test_merge_refuses_shards_of_another_release(unmerged):
     _merge_fails(unmerged, "different release", stale)
 
 
+def test_merge_names_submissions_in_no_shard(unmerged):
+    ck.submit(unmerged, "zed", ASSIGNMENT, ck.load(ck.release_path(ASSIGNMENT)))  # after the shards ran
+    proc = ck.course_command(unmerged, "merge")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"in no shard: zed/{ASSIGNMENT}" in proc.stderr, proc.stderr
+    with open(unmerged / "autograde" / "grades.csv", newline="") as fh:
+        assert sorted(r["student_id"] for r in csv.DictReader(fh)) == sorted(STUDENTS)
+
+
 def test_merge_without_shards_says_so(tmp_path):
     course = ck.make_course(tmp_path)
     proc = ck.course_command(course, "merge")

@@ -219,6 +219,14 @@ def merge(root: Path, csv: str = "autograde/grades.csv") -> Path:
             polish_feedback(root, assignment, pages[assignment])
         except Exception as exc:  # noqa: BLE001 - as `grade` does
             print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
+    from .grade import discover
+
+    graded = {(e["row"]["student_id"], e["row"]["assignment"]) for _, e in entries}
+    left = sorted(f"{s.student}/{s.assignment}" for s in discover(root, todo, None)[0]
+                  if (s.student, s.assignment) not in graded)
+    if left:  # handed in after the shards ran (or left out by their filters): not refused, said
+        print(f"warning: {len(left)} submission(s) in autograde/submitted/ are in no shard: {', '.join(left[:10])}"
+              f"{', ...' if len(left) > 10 else ''}; grade them (attnlab-course grade --student ...)", file=sys.stderr)
     records.store_rows(root, [e["row"] for _, e in entries])
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)
