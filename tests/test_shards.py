@@ -225,9 +225,11 @@ def _tools(folder: Path) -> Path:
 
 
 def _env(course: Path, tools: Path, **extra: str) -> dict[str, str]:
-    env = dict(os.environ, PATH=f"{tools}{os.pathsep}{os.environ['PATH']}", PYTHONUNBUFFERED="1", **extra)
+    env = dict(os.environ, PATH=f"{tools}{os.pathsep}{os.environ['PATH']}", PYTHONUNBUFFERED="1")
     env.pop("NBGRADER_EXECUTION", None)
-    env.pop("ATTNLAB_COURSE_ROOT", None)
+    for name in ("ATTNLAB_COURSE_ROOT", "ATTNLAB_SHARDS"):
+        env.pop(name, None)
+    env.update(extra)
     return env
 
 
@@ -255,9 +257,17 @@ def test_slurm_array_job_runs_to_the_same_grades(graded, tmp_path):
         assert proc.returncode == 0, f"task {i}: " + proc.stdout + proc.stderr
     assert sorted(p.name for p in _shard_folders(course)) == [f"shard-{i}-of-{n}" for i in range(1, n + 1)]
     assert not (course / "autograde" / "grades.csv").exists(), "a shard wrote grades.csv"
-    # the first task submitted the merge, held until the whole array ends well
+    # a failed task run again as the script's header says (an array of one task, ATTNLAB_SHARDS=N)
+    again = _env(course, tools, SLURM_SUBMIT_DIR=str(course), SLURM_ARRAY_JOB_ID="4343",
+                 SLURM_ARRAY_TASK_ID="2", SLURM_ARRAY_TASK_MIN="2", SLURM_ARRAY_TASK_MAX="2",
+                 SLURM_ARRAY_TASK_COUNT="1", SLURM_CPUS_PER_TASK="2", ATTNLAB_SHARDS=str(n))
+    proc = subprocess.run(["bash", str(script)], cwd=tmp_path, env=again, text=True, capture_output=True, timeout=900)
+    assert proc.returncode == 0, "task 2 again: " + proc.stdout + proc.stderr
+    assert sorted(p.name for p in _shard_folders(course)) == [f"shard-{i}-of-{n}" for i in range(1, n + 1)]
+    # the first task submitted the merge, held until the whole array ends well (and the rerun again)
     calls = [json.loads(line) for line in (tools / "sbatch.log").read_text().splitlines()]
-    assert len(calls) == 1, calls
+    assert len(calls) == 2, calls
+    assert "--dependency=afterok:4343" in calls[1]
     call = calls[0]
     assert "--dependency=afterok:4242" in call
     wrap = [a[len("--wrap="):] for a in call if a.startswith("--wrap=")]
