@@ -86,6 +86,12 @@ grade: bootstrap
 bench: bootstrap
 	$(PY) benchmarks/run_all.py
 
+# issue 28's class benchmark alone (make bench runs it too, with every bench_*.py)
+LEARNERS ?= 6
+.PHONY: bench-class
+bench-class: bootstrap
+	$(PY) benchmarks/bench_class.py --learners $(LEARNERS) --jobs $(JOBS)
+
 checkpoints: bootstrap
 	$(PY) benchmarks/train_translation.py --out src/attnlab/checkpoints
 

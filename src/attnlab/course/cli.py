@@ -51,6 +51,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="the grader's own memory bound (heap), MiB (default: %(default)s)")
     g.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
     g.add_argument("--no-feedback", action="store_true", help="skip the feedback HTML")
+    g.add_argument("--shard", metavar="I/N", type=_shard,
+                   help=("grade only shard I of N (a fixed share of the submissions, by student and "
+                         "assignment) into autograde/shards/<release>/shard-I-of-N/, for N tasks at once on "
+                         "a shared course folder (Slurm, Kubernetes); then `attnlab-course merge`"))
+    m = sub.add_parser(
+        "merge", help="join the shards of `grade --shard I/N` into the gradebook, feedback and grades.csv",
+        description=("Check that autograde/shards/ holds every shard 1..N of one batch of this release, "
+                     "each complete, no submission in two, then record them in autograde/gradebook.db, "
+                     "copy their autograded notebooks and feedback and write grades.csv, as one "
+                     "unsharded `attnlab-course grade` does. Refuses (exit status 1) otherwise, and says why."))
+    m.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
     x = sub.add_parser(
         "export", help="write the gradebook as an LMS's grade import CSV (Canvas, Moodle)",
         description=("One row per learner, one column per assignment in solutions/ (its score from the "
@@ -93,6 +104,15 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"wrote {report.write_report(root, Path(args.output) if args.output else None)}")
         return 0
+    if args.command == "merge":
+        from . import shards
+
+        try:
+            out = shards.merge(root, csv=args.csv)
+        except shards.ShardError as exc:
+            raise SystemExit(f"error: cannot merge: {exc}") from None
+        print(f"wrote {_grade._rel(out, root)}, feedback in autograde/feedback/")
+        return 0
     if args.jobs < 1:
         parser.error(f"--jobs: expected a positive number, got {args.jobs}")
     if args.memory < 64:
@@ -102,8 +122,17 @@ def main(argv: list[str] | None = None) -> int:
     limits = Limits(notebook_seconds=args.timeout, cell_seconds=min(args.cell_timeout, args.timeout),
                     memory_mib=args.memory, grader_mib=args.grader_memory)
     _grade.grade(root, args.assignments or None, csv=args.csv, jobs=args.jobs, limits=limits,
-                 students=args.student, feedback=not args.no_feedback)
+                 students=args.student, feedback=not args.no_feedback, shard=args.shard)
     return 0
+
+
+def _shard(text: str):
+    from . import shards
+
+    try:
+        return shards.parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run() -> int:

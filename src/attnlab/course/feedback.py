@@ -141,7 +141,9 @@ class FeedbackWriter:
     feedback; here each page is made from its known path, and a page that fails is that
     submission's problem only."""
 
-    def __init__(self, root: _Path) -> None:
+    def __init__(self, root: _Path, base: _Path | None = None, db_url: str | None = None) -> None:
+        """``base``: the folder with ``autograded/`` and ``feedback/`` (default ``autograde/``),
+        ``db_url``: the gradebook (default the course's); a shard passes its own of both."""
         from nbgrader.converters import GenerateFeedback
         from nbgrader.coursedir import CourseDirectory
         from traitlets.config.loader import PyFileConfigLoader
@@ -149,6 +151,8 @@ class FeedbackWriter:
         self.root = _Path(root)
         config = PyFileConfigLoader("nbgrader_config.py", path=str(self.root / "autograde")).load_config()
         self.coursedir = CourseDirectory(config=config)
+        self.base = _Path(base) if base is not None else self.root / "autograde"
+        self.db_url = db_url or self.coursedir.db_url
         converter = GenerateFeedback(coursedir=self.coursedir, config=config)
         self.exporter = converter.exporter_class(parent=converter, config=converter.config)
         for pp in converter.preprocessors:
@@ -160,11 +164,11 @@ class FeedbackWriter:
         import shutil
 
         nb_id = notebook[: -len(".ipynb")] if notebook.endswith(".ipynb") else notebook
-        src = self.root / "autograde" / "autograded" / student / assignment
-        dest = self.root / "autograde" / "feedback" / student / assignment
+        src = self.base / "autograded" / student / assignment
+        dest = self.base / "feedback" / student / assignment
         resources = {"unique_key": nb_id, "output_files_dir": f"{nb_id}_files",
                      "nbgrader": {"student": student, "assignment": assignment, "notebook": nb_id,
-                                  "db_url": self.coursedir.db_url}}
+                                  "db_url": self.db_url}}
         page, _ = self.exporter.from_filename(str(src / f"{nb_id}.ipynb"), resources=resources)
         check_page(page, _json.loads((src / f"{nb_id}.ipynb").read_text(encoding="utf-8")))
         dest.mkdir(parents=True, exist_ok=True)

@@ -147,18 +147,23 @@ def _duration(seconds: float) -> str:
 
 
 def grade(root: Path, only: list[str] | None = None, csv: str = "autograde/grades.csv", jobs: int = 1,
-          limits: Limits | None = None, students: list[str] | None = None, feedback: bool = True) -> list[Result]:
-    """Grade every submission of the given (or every submitted) assignment."""
+          limits: Limits | None = None, students: list[str] | None = None, feedback: bool = True,
+          shard=None) -> list[Result]:
+    """Grade every submission of the given (or every submitted) assignment; with ``shard`` (a
+    :class:`attnlab.course.shards.Shard`), only its share, into its own folder (no gradebook,
+    CSV or feedback of the course written: ``attnlab-course merge`` does that)."""
     limits = limits or Limits()
     with grader_memory_bound(limits):
-        return _grade(root, only, csv, jobs, limits, students, feedback)
+        return _grade(root, only, csv, jobs, limits, students, feedback, shard)
 
 
 def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limits,
-           students: list[str] | None, feedback: bool) -> list[Result]:
+           students: list[str] | None, feedback: bool, shard=None) -> list[Result]:
     subs, warnings = discover(root, only, students)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
+    if shard is not None:
+        return _grade_shard(root, subs, jobs, limits, feedback, shard)
     if not subs:
         raise SystemExit("error: nothing to grade: put submissions in "
                          "autograde/submitted/<student>/<assignment>/<assignment>.ipynb")
@@ -221,7 +226,73 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     return sorted(results, key=lambda r: (r.assignment, r.student))
 
 
-def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[str]) -> list[str]:
+def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, feedback: bool,
+                 shard) -> list[Result]:
+    """``grade --shard I/N``: the shard's share of ``subs``, graded as ``_grade`` grades them, with
+    everything written under the shard's own folder (its copy of the gradebook, rows, autograded
+    notebooks, feedback pages, log); ``attnlab-course merge`` joins the shards."""
+    from . import shards
+
+    mine = [s for s in subs if shard.owns(s.student, s.assignment)]
+    todo = sorted({s.assignment for s in mine})
+    base, release_id = shards.prepare(root, shard)
+    db_url = "sqlite:///" + str(base / "gradebook.db")
+    unreleased = [a for a in todo if not _in_gradebook(db_url, a)]
+    if unreleased:  # releasing writes notebooks/ and the gradebook: once, before the shards start
+        raise SystemExit(f"error: the gradebook has no {', '.join(unreleased)}: run `attnlab-course release` once "
+                         "before grading in shards (shards never write the course's gradebook)")
+    print(f"shard {shard.index}/{shard.count} of release {release_id}: {len(mine)} of {len(subs)} submission(s)"
+          f"{' of ' + ', '.join(todo) if todo else ''} with {jobs} job(s), into {_rel(base, root)}/", file=sys.stderr)
+    results: list[Result] = []
+    if mine:
+        preflight.check(hide=[str(root)], memory_bytes=int(limits.memory_mib * 2**20))
+        if not secret.load(root):
+            print("warning: no course secret (autograde/course_secret or ATTNLAB_COURSE_SECRET): hidden "
+                  "tests use the public inputs written in attnlab.checks", file=sys.stderr)
+        plans = {a: plan_assignment(root, a) for a in todo}
+        progress = Progress(len(mine), log=base / "grading.log")
+        by_key = {(s.student, s.assignment): s for s in mine}
+        fonts = font_list_folder(root)
+        if not any(fonts.glob("fontlist-*.json")):  # not built by a release: this shard's own
+            fonts = base / ".grading" / fonts.name
+        with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
+            start_font_list(fonts, Path(scratch))
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
+                           for s in mine]
+                apply_due_dates(root, db_url)
+                duedates = {a: _duedate(db_url, a) for a in todo}
+                from . import late
+
+                late_plugin = late.load(root)
+                with _open_gradebook(db_url) as gb:  # the shard's copy: nbgrader's feedback reads it
+                    for future in as_completed(futures):
+                        result = future.result()
+                        sub = by_key[(result.student, result.assignment)]
+                        try:
+                            mark_late(result, sub.timestamp, duedates[result.assignment], late_plugin)
+                            if result.learner_nb is not None:
+                                records.write_autograded(root, result, plans[result.assignment].source,
+                                                         sub.folder, base=base)
+                            records.record_in_gradebook(gb, result, result.notebook[: -len(".ipynb")])
+                        except Exception as exc:  # noqa: BLE001
+                            _grader_error(result, "recording", exc)
+                        results.append(result)
+                        progress.step(result)
+        if feedback:
+            _write_feedback(root, results, by_key, todo, base=base, db_url=db_url)
+    results.sort(key=lambda r: (r.assignment, r.student))
+    shards.finish(base, shard, release_id,
+                  [shards.result_entry(r, records.store_row(r)) for r in results])
+    counts = Counter(r.status for r in results)
+    if counts:
+        print("statuses: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), file=sys.stderr)
+    print(f"wrote {_rel(base, root)}/ (then, when every shard is done: attnlab-course merge)")
+    return results
+
+
+def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[str],
+                    base: Path | None = None, db_url: str | None = None) -> list[str]:
     """Every submission's feedback page, one at a time: nbgrader's feedback of its autograded
     notebook, or a status page (a submission that could not be run, or whose page failed: a
     note in its row, the batch goes on); then exercise names, wrapped lines, offline MathJax.
@@ -231,7 +302,7 @@ def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[
     writer, why = None, ""
     if any(r.learner_nb is not None for r in results):
         try:
-            writer = FeedbackWriter(root)
+            writer = FeedbackWriter(root, base=base, db_url=db_url)
         except Exception as exc:  # noqa: BLE001
             why = f"{type(exc).__name__}: {str(exc)[:200]}"
             print(f"warning: nbgrader's feedback could not be set up: {why}", file=sys.stderr)
@@ -250,10 +321,11 @@ def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[
                     failed.append(f"{r.student}/{r.assignment}")
                     r.details.append(f"feedback: nbgrader's page could not be made ({type(exc).__name__}: "
                                      f"{str(exc)[:200]}); a status page was written instead")
-            pages[r.assignment] += records.write_status_feedback(root, r, None if sub.refused else sub.folder)
+            pages[r.assignment] += records.write_status_feedback(root, r, None if sub.refused else sub.folder,
+                                                                 base=base)
         except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
             _grader_error(r, "writing feedback", exc)
-    for assignment in todo:
+    for assignment in todo if base is None else ():  # a shard's pages: polished by merge
         try:
             polish_feedback(root, assignment, pages[assignment])  # exercise names, wrapped lines, offline MathJax
         except Exception as exc:  # noqa: BLE001

@@ -115,8 +115,10 @@ def _learner_outputs(nb: dict) -> dict[str, list]:
     return kept
 
 
-def write_autograded(root: Path, result: Result, source: dict, submitted_folder: Path) -> Path:
-    folder = root / "autograde" / "autograded" / result.student / result.assignment
+def write_autograded(root: Path, result: Result, source: dict, submitted_folder: Path,
+                     base: Path | None = None) -> Path:
+    """``base``: the folder for ``autograded/`` (default ``autograde/``; a shard's own folder)."""
+    folder = (base or root / "autograde") / "autograded" / result.student / result.assignment
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / result.notebook
     path.write_text(json.dumps(autograded_notebook(result, source), indent=1), encoding="utf-8")
@@ -213,11 +215,13 @@ def status_page(result: Result) -> str:
             f"<p>Score: {result.score:g} / {result.max_score:g}</p><ul>{items}</ul></body></html>")
 
 
-def write_status_feedback(root: Path, result: Result, submitted_folder: Path | None = None) -> list[Path]:
+def write_status_feedback(root: Path, result: Result, submitted_folder: Path | None = None,
+                          base: Path | None = None) -> list[Path]:
     """The status page, under the name of every notebook the learner submitted (so that
     ``nbgrader fetch_feedback``, which looks feedback up by the learner's notebook names, finds
-    it), or the expected name; with the submission's timestamp and secret beside it."""
-    folder = root / "autograde" / "feedback" / result.student / result.assignment
+    it), or the expected name; with the submission's timestamp and secret beside it. ``base``:
+    the folder for ``feedback/`` (default ``autograde/``; a shard's own folder)."""
+    folder = (base or root / "autograde") / "feedback" / result.student / result.assignment
     folder.mkdir(parents=True, exist_ok=True)
     names = {result.notebook[: -len(".ipynb")]}
     if submitted_folder is not None and submitted_folder.is_dir():
@@ -244,17 +248,27 @@ def load_store(root: Path) -> dict[tuple[str, str], dict]:
         return {}
 
 
+def store_row(r: Result) -> dict:
+    """What the grading store keeps of one result."""
+    row = r.row()
+    row["messages"] = {v.grade_id: (v.lines[0] if v.lines else "") for v in r.cells if not v.passed}
+    row["seconds"] = round(float(r.seconds or 0.0), 2)  # for `attnlab-course report`
+    return row
+
+
 def store(root: Path, results: list[Result]) -> dict[tuple[str, str], dict]:
     """Keep the latest status, detail and check messages per (student, assignment) across runs,
     in autograde/.grading/ (the scores themselves live in the gradebook)."""
+    return store_rows(root, [store_row(r) for r in results])
+
+
+def store_rows(root: Path, new_rows: list[dict]) -> dict[tuple[str, str], dict]:
+    """:func:`store` of rows already made (:func:`store_row`; ``attnlab-course merge``)."""
     path = _store_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = load_store(root)
-    for r in results:
-        row = r.row()
-        row["messages"] = {v.grade_id: (v.lines[0] if v.lines else "") for v in r.cells if not v.passed}
-        row["seconds"] = round(float(r.seconds or 0.0), 2)  # for `attnlab-course report`
-        rows[(r.student, r.assignment)] = row
+    for row in new_rows:
+        rows[(row["student_id"], row["assignment"])] = row
     path.write_text(json.dumps(sorted(rows.values(), key=lambda r: (r["assignment"], r["student_id"])), indent=1),
                     encoding="utf-8")
     return rows

@@ -1,0 +1,212 @@
+"""A class graded as an instructor grades it: N learners x every notebook of ``solutions/``, with a
+share of wrong work (blank notebooks, broken files), graded by ``attnlab-course grade``'s own code
+with ``--jobs 2``; prints the rate, the projection for 200 learners x 10 notebooks (issue 28's
+target: <= 30 min) and where the time goes by stage.
+
+    .venv/bin/python benchmarks/bench_class.py [--learners 6] [--wrong 0.25] [--jobs 2] [--keep DIR]
+
+Stages are timed in this process by wrapping the grader's functions (no change to the grader):
+``static`` (reading the learner's code, before the sandbox), ``sandbox`` (the sandbox process,
+start to end), of which ``learner cells`` (the notebook's cells, as the sandbox times each) and the
+rest (``start, imports, exercise calls``: the process, bubblewrap, importing numpy/torch/attnlab/
+IPython, the calls of the learner's functions on the checks' inputs); ``checks`` (judging the
+results in the grader: the rest of a submission's run after the sandbox), and ``feedback``
+(autograded notebook, nbgrader's page, polishing). ``cold imports`` is one interpreter importing
+what the sandbox preloads, timed apart, for scale. With ``--jobs 2`` two submissions run at once,
+so stage times add up to more than the wall time: they are per submission, not shares of it.
+Times on a shared machine only ever grow with other load: say so when you quote them.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "src"))
+sys.modules.setdefault("rfc3987_syntax", None)  # as attnlab-course does (cli.py)
+
+import coursekit as ck  # noqa: E402
+
+TARGET_LEARNERS, TARGET_NOTEBOOKS, TARGET_MINUTES = 200, 10, 30.0
+KINDS = ("correct", "blank", "broken")
+
+
+def kind_of(learner: int, assignment_index: int, wrong: float) -> str:
+    """Which work learner ``learner`` hands in for the assignment: a fixed, even spread, so that
+    about ``wrong`` of all submissions are blank or broken (alternately)."""
+    slot = (learner * 10 + assignment_index) * 37 % 100  # 37 and 100 coprime: every slot once per 100
+    if slot >= round(wrong * 100):
+        return "correct"
+    return "blank" if slot % 2 == 0 else "broken"
+
+
+def build(tmp: Path, learners: int, wrong: float) -> tuple[Path, dict[tuple[str, str], str]]:
+    """The course root, released, with its submissions; ``{(student, assignment): kind}``."""
+    course = ck.make_course(tmp)
+    names = ck.assignments()
+    kinds = {}
+    for i in range(learners):
+        student = f"learner{i:03d}"
+        for j, assignment in enumerate(names):
+            kind = kind_of(i, j, wrong)
+            if kind == "correct":
+                nb = ck.completed_student_notebook(assignment)
+            elif kind == "blank":
+                nb = ck.load(ck.release_path(assignment))
+            else:  # a notebook cut off mid-file (a failed upload, an editor crash)
+                text = ck.release_path(assignment).read_text(encoding="utf-8")
+                nb = text[: len(text) // 3]
+            ck.submit(course, student, assignment, nb)
+            kinds[(student, assignment)] = kind
+    proc = ck.course_command(course, "release")
+    if proc.returncode != 0:
+        raise SystemExit(proc.stdout + proc.stderr)
+    return course, kinds
+
+
+class Stages:
+    """Seconds per stage, summed over submissions (thread-safe), by wrapping grader functions."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: Counter = Counter()
+        self.lock = threading.Lock()
+        self.local = threading.local()
+
+    def add(self, stage: str, seconds: float) -> None:
+        with self.lock:
+            self.seconds[stage] += seconds
+            self.calls[stage] += 1
+
+    def wrap(self, module, name: str, stage: str, after=None) -> None:
+        original = getattr(module, name)
+
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                out = original(*args, **kwargs)
+            finally:
+                self.add(stage, time.perf_counter() - start)
+            if after is not None:
+                after(out)
+            return out
+
+        setattr(module, name, timed)
+
+    def install(self) -> None:
+        from attnlab.course import feedback, grading, records
+
+        self.wrap(grading, "static_findings", "static")
+        self.wrap(grading, "run_sandbox", "sandbox")
+        self.wrap(grading, "_run_and_judge", "sandbox + checks")
+        self.wrap(grading, "grade_submission", "submission (all)")
+        self.wrap(records, "write_autograded", "feedback: autograded notebook")
+        self.wrap(feedback.FeedbackWriter, "write", "feedback: nbgrader page")
+        self.wrap(feedback, "polish_feedback", "feedback: polish")
+
+
+def cold_imports() -> float:
+    code = "import numpy, torch, matplotlib, IPython, attnlab, attnlab.checks"
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-I", "-c", code], check=True, env=dict(os.environ, MPLBACKEND="Agg"))
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--learners", type=int, default=6)
+    parser.add_argument("--wrong", type=float, default=0.25, help="share of blank or broken submissions")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", help="build the course here and keep it (default: a temporary folder)")
+    args = parser.parse_args()
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a cancelled run still removes its course
+    tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="attnlab-bench-class-"))
+    try:
+        t0 = time.perf_counter()
+        course, kinds = build(tmp, args.learners, args.wrong)
+        print(f"built {len(kinds)} submission(s) ({', '.join(f'{n} {k}' for k, n in Counter(kinds.values()).items())}) "
+              f"of {len(ck.assignments())} notebook(s) in {time.perf_counter() - t0:.0f} s", flush=True)
+        stages = Stages()
+        stages.install()
+        cells_seconds = _cell_seconds_hook(stages)
+        from attnlab.course import grade as grading_cli
+        from attnlab.course.grading import Limits
+
+        start = time.perf_counter()
+        results = grading_cli.grade(course, jobs=args.jobs, limits=Limits())
+        wall = time.perf_counter() - start
+        imports = cold_imports()
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    n = len(results)
+    full = [r for r in results if kinds[(r.student, r.assignment)] == "correct"]
+    at_full = sum(abs(r.score - r.max_score) < 1e-9 for r in full)
+    per = wall / n
+    projected = per * TARGET_LEARNERS * TARGET_NOTEBOOKS / 60
+    print()
+    print(f"graded {n} submission(s) with --jobs {args.jobs} in {wall:.1f} s: {n / wall:.2f} submissions/s, "
+          f"{per:.2f} s each (wall)")
+    print(f"statuses: {', '.join(f'{k} {v}' for k, v in sorted(Counter(r.status for r in results).items()))}; "
+          f"correct at full marks: {at_full}/{len(full)}")
+    print(f"projection for {TARGET_LEARNERS} learners x {TARGET_NOTEBOOKS} notebooks: {projected:.1f} min "
+          f"(target <= {TARGET_MINUTES:g} min: {'met' if projected <= TARGET_MINUTES else 'NOT met'})")
+    s = stages.seconds
+    sandbox = s.get("sandbox", 0.0)
+    learner = cells_seconds["total"]
+    rows = [
+        ("static (reading the learner's code)", s.get("static", 0.0)),
+        ("sandbox, start + imports + exercise calls", max(0.0, sandbox - learner)),
+        ("sandbox, learner's cells", learner),
+        ("checks (judging, in the grader)", max(0.0, s.get("sandbox + checks", 0.0) - sandbox)),
+        ("feedback: autograded notebook", s.get("feedback: autograded notebook", 0.0)),
+        ("feedback: nbgrader page", s.get("feedback: nbgrader page", 0.0)),
+        ("feedback: polish (per assignment)", s.get("feedback: polish", 0.0)),
+    ]
+    print(f"\nwhere the time goes (seconds per submission; with --jobs {args.jobs}, stages of two submissions "
+          "overlap):")
+    for label, seconds in rows:
+        print(f"  {label:<45} {seconds / n:6.2f}")
+    rest = wall - s.get("submission (all)", 0.0) / max(args.jobs, 1)
+    print(f"  {'(one run of the grader: all submissions)':<45} {s.get('submission (all)', 0.0) / n:6.2f}")
+    print(f"  batch overhead outside submissions (wall, s):  {max(0.0, rest):.1f}  (preflight, gradebook, CSV)")
+    print(f"  cold imports of numpy/torch/matplotlib/IPython/attnlab in one interpreter: {imports:.2f} s")
+    return 0
+
+
+def _cell_seconds_hook(stages: Stages) -> dict[str, float]:
+    """Sum the sandbox's own per-cell times (``cells.json``, read by the grader into
+    ``Result.cell_log``) as each submission finishes."""
+    from attnlab.course import grading
+
+    totals = {"total": 0.0}
+    original = grading.grade_submission
+
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        seconds = sum(float(e.get("seconds") or 0.0) for e in result.cell_log if isinstance(e, dict))
+        with stages.lock:
+            totals["total"] += seconds
+        return result
+
+    grading.grade_submission = wrapped
+    from attnlab.course import grade as grade_module
+
+    grade_module.grade_submission = wrapped  # grade.py imported it by name
+    return totals
+
+
+if __name__ == "__main__":
+    sys.exit(main())
