@@ -671,6 +671,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     marked = threading.Condition()
     kept: list[bytes] = []
     ready = threading.Event()
+    measure = threading.Event()  # a memory probe's measured call is about to run
     closed = threading.Event()  # the sandbox's stdout reached its end: it has exited, or is exiting
     answers: dict[str, bytes | None] = {}  # the answers as they were when the sandbox asked for the next call
 
@@ -722,6 +723,8 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                     if sandbox.READY_MARK in seen:
                         ready.set()
                 joined = tail + chunk
+                if probe and sandbox.MEASURE_MARK in joined:
+                    measure.set()
                 found = joined.count(sandbox.NEXT_MARK)
                 tail = joined[-(len(sandbox.NEXT_MARK) - 1):]
                 if found:
@@ -747,6 +750,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         ps = None
     next_memory_check = 0.0
     base, how, maxrss = None, "", None
+    python_pid, window = None, None  # a probe: the sandbox's Python; (peak before the call, baseline of the call)
     capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
     filled = False
     closed_at = 0.0
@@ -758,8 +762,21 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 maxrss = usage.ru_maxrss * 1024  # KiB on Linux
                 break
             if probe and ready.is_set() and not how:
-                base, how = _baseline(_python_pid(proc))
+                python_pid = _python_pid(proc)
+                base, how = _baseline(python_pid)
                 how = how or "no baseline"
+                try:
+                    with marked:
+                        proc.stdin.write(b"go\n")
+                        proc.stdin.flush()
+                except (OSError, ValueError):
+                    pass
+            if probe and measure.is_set() and window is None:
+                # The cells have run: what they left resident is the call's own baseline too, so
+                # memory they gave back (pages dropped with madvise) is no headroom for the call.
+                before_kib = _status_kib(python_pid, "VmHWM") if python_pid else None
+                base2, how2 = _baseline(python_pid) if python_pid else (None, "")
+                window = (None if before_kib is None else before_kib * 1024, base2 if how2 == "reset" else None)
                 try:
                     with marked:
                         proc.stdin.write(b"go\n")
@@ -836,6 +853,10 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
             os.close(peak_r)
         if base is not None and maxrss is not None and not killed:
             peak = max(maxrss - base, 0)
+            if window is not None and window[0] is not None and window[1] is not None:
+                # the cells' peak over the first baseline; the call's over the first baseline and
+                # over the resident size it started from, whichever is lower
+                peak = max(window[0] - base, maxrss - base, maxrss - window[1], 0)
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
                       b"".join(kept).decode("utf-8", "replace"), peak,
                       {"reset": "peak resident memory of a process of its own, read by the grader",

@@ -272,7 +272,11 @@ READY_MARK = b"\n\x00attnlab-sandbox-ready\x00\n"   # a memory probe's "no learn
 # calls (the hidden inputs above all) never exist in this process, so nothing its code searches
 # (frames, gc, memory) finds more than the call it is answering.
 NEXT_MARK = b"\n\x00attnlab-sandbox-next\x00\n"
+# A memory probe, once the measured call's inputs are in memory: "measure from here" (the grader
+# reads the peak so far, resets it and reads the resident size again, then writes its go).
+MEASURE_MARK = b"\n\x00attnlab-sandbox-measure\x00\n"
 _MARKS_FD = 1
+_CONTROL = None
 
 
 def address_space_now() -> int:
@@ -337,7 +341,8 @@ def main(job_dir: str) -> int:
     # The job (cells, limits; no calls) comes on stdin: no file to find later. The grader's
     # channel moves off fd 0, which the learner's code sees as an empty input.
     control = os.fdopen(os.dup(0), "rb")
-    global _MARKS_FD
+    global _MARKS_FD, _CONTROL
+    _CONTROL = control
     _MARKS_FD = os.dup(1)  # the marks go on even if a cell closes its stdout
     job = pickle.load(control)
     probe = job.get("probe")
@@ -876,6 +881,9 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     elif name not in namespace:
         record.update(error="NameError", message=f"name '{name}' is not defined")
     else:
+        if job.get("probe") and _CONTROL is not None:  # the grader measures the call from here
+            os.write(_MARKS_FD, MEASURE_MARK)
+            _CONTROL.readline()
         sys.stdout = sys.stderr = _BoundedText(0)
         signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
         try:
