@@ -759,7 +759,54 @@ def round3() -> list[Attack]:
     add(Attack("@b*c?[x]", "graded", lambda c, f: _student_nb(), full=BLANK, student="@b*c?[x]"))
     add(Attack("mathjax", "graded", lambda c, f: _student_nb(), full=BLANK, student="mathjax"))
     add(Attack("markdown_not_a_string", "graded", _markdown_not_a_string, full=BLANK))
+    # 6. nothing hidden reaches the learner (issue 26): the job is handed over one call at a time
+    add(Attack("prints_the_job", "tampering detected", lambda c, f: _last(_student_nb(), HUNT + (
+        "_seen = _calls()\nprint('FOUND', len(_seen))\nfor _a in _seen:\n    print(" + LEAK_EXPR + ", repr(_a))\n")),
+        full=BLANK, note="a cell that searches gc and frames for the job finds no call to print"))
+    add(Attack("answers_from_a_table", "tampering detected", lambda c, f: _last(_student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    if x.tobytes() not in _TABLE:\n        return np.zeros_like(x)\n"
+        "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n")}),
+        HUNT + "_TABLE = {_a.tobytes() for _a in _calls()}\n"), zero=("softmax",), full=("weighted_average",)))
+    add(Attack("raises_its_input", "tampering detected", lambda c, f: _student_nb({"softmax": (
+        "_n = [0]\ndef softmax(x, axis=-1):\n    import sys\n"
+        "    if sys._getframe(1).f_globals.get('__name__', '').startswith('attnlab.checks'):\n"
+        "        _n[0] += 1\n        if 5 < _n[0] <= 10:\n"
+        "            print(" + LEAK_EXPR + ", repr(x))\n"
+        "            raise ValueError(" + LEAK_EXPR + " + repr(x) + repr(x.shape))\n"
+        "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n")}), full=("weighted_average", "mix_tokens"),
+        note="raises its input on check_softmax's hidden cases (found with sys._getframe, itself reported): "
+             "the verdict quotes nothing of it"))
+    add(Attack("honest_prints_and_checks_inputs", "graded", lambda c, f: _student_nb({"softmax": (
+        "def softmax(x, axis=-1):\n    x = np.asarray(x, dtype=float)\n    if x.ndim == 0:\n"
+        "        raise ValueError(f'softmax needs at least one axis, got {x!r}')\n"
+        "    print('softmax of shape', x.shape, 'along', axis)\n"
+        "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n\nprint('x' * 30000)\n")}), full=BLANK))
     return A
+
+
+LEAK = "attnlab-leak-marker-91c2"   # nothing with it may reach a feedback page or grades.csv
+LEAK_EXPR = f"{LEAK[:13]!r} + {LEAK[13:]!r}"   # how the cells spell it (their source is shown)
+
+# What a search of the interpreter finds that looks like one of the grader's calls.
+HUNT = (
+    "import gc, sys\n"
+    "def _calls():\n"
+    "    found = {}\n"
+    "    for o in gc.get_objects():\n"
+    "        if isinstance(o, dict) and 'args' in o and 'invoke' in o:\n"
+    "            found[id(o)] = o\n"
+    "        elif isinstance(o, dict) and isinstance(o.get('calls'), list):\n"
+    "            found.update((id(c), c) for c in o['calls'] if isinstance(c, dict))\n"
+    "    f = sys._getframe()\n"
+    "    while f is not None:\n"
+    "        for v in list(f.f_locals.values()):\n"
+    "            if isinstance(v, dict) and isinstance(v.get('calls'), list):\n"
+    "                found.update((id(c), c) for c in v['calls'] if isinstance(c, dict))\n"
+    "        f = f.f_back\n"
+    "    return [a for c in found.values() for a in (c.get('args') or ())[:1] if isinstance(a, np.ndarray)]\n")
 
 
 def build_corpus(course: Path, correct: int = 2, mode: str = "bwrap",

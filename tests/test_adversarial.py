@@ -312,3 +312,17 @@ def test_nothing_a_learner_saved_runs_in_the_instructors_browser(graded, tmp_pat
                 page.close()
         finally:
             browser.close()
+
+
+def test_nothing_hidden_reaches_feedback_or_csv(graded):
+    """Issue 26: a cell that searched the process for the job printed nothing of it; a function
+    that raised (and printed) its input on hidden cases got none of it back."""
+    course, corpus, _, _, mode = graded
+    rows = _rows(course)
+    for student, attack in corpus:
+        if attack is None or attack.name not in ("prints_the_job", "raises_its_input"):
+            continue
+        text = ck.feedback_text(course, student, adv.ASSIGNMENT)
+        assert adv.LEAK not in text and adv.LEAK not in rows[student]["detail"], (mode, attack.name)
+        if attack.name == "raises_its_input":
+            assert "hidden test (check_softmax)" in text, (mode, text[:2000])

@@ -452,6 +452,49 @@ def test_a_constant_with_noise_is_not_an_estimate():
         check_score_variance_rng(noisy_constant, hidden=True)
 
 
+def test_noise_made_to_scatter_like_an_estimate_is_not_one():
+    """Notebook 02 (issue 26): noise whose spread across seeds mimics an estimate's still fails,
+    since the answer must come from the generator it is given (drawn from, not just seeded
+    from); honest estimates drawn in other ways (float32, one stacked draw, torch, a loop) pass,
+    and the draws taken are counted exactly."""
+    import torch
+
+    from attnlab.checks import CheckFailure, check_score_variance_rng
+    from attnlab.checks.query_key_value import _draws_taken
+
+    def like_an_estimate(d_k, n_samples, rng):
+        return float(d_k) * (1 + ((2 + 6 / d_k) / n_samples) ** 0.5 * rng.standard_normal())
+
+    def burns_a_few(d_k, n_samples, rng):
+        rng.standard_normal(d_k)
+        return like_an_estimate(d_k, n_samples, rng)
+
+    def float32(d_k, n_samples, rng):
+        q = rng.standard_normal((n_samples, d_k), dtype=np.float32)
+        k = rng.standard_normal((n_samples, d_k), dtype=np.float32)
+        return float(np.var((q * k).sum(-1)))
+
+    def stacked(d_k, n_samples, rng):
+        z = rng.normal(size=(2, n_samples, d_k))
+        return float(np.var(np.einsum("nd,nd->n", z[0], z[1]), ddof=1))
+
+    def with_torch(d_k, n_samples, rng):
+        q, k = (torch.from_numpy(rng.standard_normal((n_samples, d_k))) for _ in range(2))
+        return float(torch.var((q * k).sum(-1)))
+
+    for honest in (float32, stacked, with_torch):
+        check_score_variance_rng(honest)
+        check_score_variance_rng(honest, hidden=True)
+    for cheat in (like_an_estimate, burns_a_few):
+        with pytest.raises(CheckFailure, match="noise made to scatter like an estimate"):
+            check_score_variance_rng(cheat, hidden=True)
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    rng.bit_generator.random_raw(12345)
+    assert _draws_taken(before, rng.bit_generator.state) == 12345
+    assert _draws_taken(before, before) == 0
+
+
 def test_ast_parse_is_serialised_across_grading_threads():
     """CPython 3.11's AST converter keeps its recursion depth in state shared by all threads:
     parsing in two grading jobs at once failed with 'AST constructor recursion depth mismatch'

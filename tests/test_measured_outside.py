@@ -5,7 +5,8 @@ cells and then only the measured call; the grader resets that process's peak res
 outside before any learner code runs and reads the kernel's count when it has ended. These tests
 grade, through the real grader, honest tiled attention (numpy and torch) and the ways a learner
 could try to look tiled without being tiled: switching ``tracemalloc`` off, a buffer allocated in
-advance, resetting the process's own peak counter, untiled torch (invisible to ``tracemalloc``).
+advance, resetting the process's own peak counter, untiled torch (invisible to ``tracemalloc``),
+library pages dropped from the resident set by a cell with ``madvise`` (issue 26).
 """
 from __future__ import annotations
 
@@ -90,6 +91,26 @@ RESETS_ITS_PEAK = cat.NO_TILING.replace(
     "    except OSError:\n        pass\n    return out, lse", 1)
 assert RESETS_ITS_PEAK != cat.NO_TILING and TRACEMALLOC_OFF != cat.NO_TILING
 
+# Untiled, after a cell dropped the libraries' code pages from the resident set (madvise), the
+# issue 26 attack (its form there is not known). The call is also measured from the resident size
+# it starts from; this form (code pages only: dropping relocated read-only data crashes the
+# process) does not free enough to get under the first baseline either, so it guards against
+# regressions but does not tell the two measurements apart.
+MADVISE_HEADROOM = cat.NO_TILING + '''
+import ctypes
+_libc = ctypes.CDLL(None)
+_libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+_dropped = 0
+with open('/proc/self/maps') as _maps:
+    for _line in _maps:
+        _parts = _line.split()
+        if len(_parts) >= 6 and _parts[5].startswith('/') and _parts[1] == 'r-xp':
+            _a, _b = (int(v, 16) for v in _parts[0].split('-'))
+            if _libc.madvise(_a, _b - _a, 4) == 0:  # MADV_DONTNEED: clean pages leave the resident set
+                _dropped += _b - _a
+print('dropped', _dropped >> 20, 'MiB of mappings')
+'''
+
 UNTILED_TORCH = next(w.code for w in cat.WRONG if w.label == "torch, untiled")
 
 SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep their points)
@@ -100,6 +121,7 @@ SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep 
     "preallocated_buffer": (PREALLOCATED, False),
     "resets_its_peak": (RESETS_ITS_PEAK, False),
     "untiled_torch": (UNTILED_TORCH, False),
+    "madvise_headroom": (MADVISE_HEADROOM, False),
 }
 
 
@@ -117,7 +139,7 @@ def graded(request, tmp_path_factory):
     mode = request.param
     scratch = tmp_path_factory.mktemp(f"measured-{mode}")
     plan = plan_assignment(ck.ROOT, A)
-    names = [n for n in SUBMISSIONS if mode == "bwrap" or n != "resets_its_peak"]  # see the README
+    names = [n for n in SUBMISSIONS if mode == "bwrap" or n not in ("resets_its_peak", "madvise_headroom")]  # see the README
     subs = []
     for name in names:
         code = SUBMISSIONS[name][0]

@@ -96,6 +96,10 @@ def score_variance(d_k, n_samples, rng):
     k = gen.normal(size=(n_samples, d_k))
     return float(np.var(np.sum(q * k, axis=1)))
 ''', fails=("test_score_variance_rng",), message="a generator of your own"),
+    Wrong("score_variance", '''
+def score_variance(d_k, n_samples, rng):
+    return float(d_k) * (1 + np.sqrt((2 + 6 / d_k) / n_samples) * rng.standard_normal())
+''', fails=("test_score_variance_rng",), message="noise made to scatter like an estimate"),
 
     # scaled_dot_product_attention --------------------------------------------------------------
     Wrong("scaled_dot_product_attention", '''

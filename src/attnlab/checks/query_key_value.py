@@ -282,28 +282,77 @@ SPREAD_DRAWS = 16      # estimates from fresh generators, to see that they scatt
 MIN_SPREAD = 0.05      # relative std below which the "estimate" is a constant with noise added
 
 
+_PCG_MULT = (0x2360ED051FC65DA4 << 64) | 0x4385DF649FCCF645   # numpy's PCG64 multiplier
+_MASK128 = (1 << 128) - 1
+
+
+def _draws_taken(before: dict, after: dict) -> int:
+    """How many 64-bit draws a PCG64 generator went through between two of its states (the
+    LCG's distance, computed bit by bit as in PCG's ``pcg_extras::distance``); -1 if the
+    generator is not a PCG64 or its increment changed (it was replaced, not drawn from)."""
+    try:
+        if before["bit_generator"] != "PCG64" or after["bit_generator"] != "PCG64":
+            return -1
+        cur, new, plus = int(before["state"]["state"]), int(after["state"]["state"]), int(before["state"]["inc"])
+        if int(after["state"]["inc"]) != plus:
+            return -1
+    except (KeyError, TypeError, ValueError):
+        return -1
+    mult, bit, distance = _PCG_MULT, 1, 0
+    while cur != new and bit <= _MASK128:
+        if (cur & bit) != (new & bit):
+            cur = (cur * mult + plus) & _MASK128
+            distance |= bit
+        bit <<= 1
+        plus = ((mult + 1) * plus) & _MASK128
+        mult = (mult * mult) & _MASK128
+    return distance
+
+
+def _honest_estimate(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var(np.sum(q * k, axis=-1)))
+
+
+def _relative_spread(values: np.ndarray) -> float:
+    if values.size != SPREAD_DRAWS or not np.all(np.isfinite(values)) or np.mean(values) == 0:
+        return 0.0
+    return float(np.std(values) / abs(np.mean(values)))
+
+
 def invoke_seed_summary(fn, d_k, n_samples, seeds):
     """Run the learner's ``score_variance`` with generators seeded ``a, a, b`` and report
-    ``[same seed -> same value, other seed -> other value, spread like an estimate]`` as
-    ``[1.0, 1.0, 1.0]`` when all hold. The spread: over 16 more generators (seeds derived from
-    ``b``, from the course secret in hidden cases) an estimate from ``n_samples`` draws scatters
-    by about ``sqrt((2 + 6 / d_k) / n_samples)`` (23 % for d_k = 8, n = 50); a constant with a
-    little noise added does not (relative std below 5 %)."""
+    ``[same seed -> same value, other seed -> other value, spread like an estimate, the
+    generator consumed]`` as ``[1.0, 1.0, 1.0, 1.0]`` when all hold. The spread: over 16 more
+    generators (seeds derived from ``b``, from the course secret in hidden cases) the answers
+    scatter as the reference estimator's do over the same generators (relative std within a
+    factor 0.25 to 4 of it, since two spreads of 16 honest estimates can be 3.4 times apart;
+    about ``sqrt((2 + 6 / d_k) / n_samples)``, 23 % for d_k = 8, n = 50, and never below 5 %); a constant with noise added does not, unless its noise is made to
+    look like it. Consumed: the generator it is given went through at least
+    ``n_samples * d_k / 2`` draws (2 n d_k normal samples take about 2 n d_k; in float32, half
+    that), which an answer that only adds noise does not need."""
     a1 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
     a2 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
-    b = fn(d_k, n_samples, np.random.default_rng(seeds[1]))
+    rng_b = np.random.default_rng(seeds[1])
+    before = rng_b.bit_generator.state
+    b = fn(d_k, n_samples, rng_b)
+    taken = _draws_taken(before, rng_b.bit_generator.state)
     a1, a2, b = (np.asarray(x, dtype=float) for x in (a1, a2, b))
     same = a1.shape == a2.shape and bool(np.array_equal(a1, a2))
     other = a1.shape != b.shape or not bool(np.array_equal(a1, b))
     draws = np.array([np.asarray(fn(d_k, n_samples, np.random.default_rng(seeds[1] + 1 + i)), dtype=float).ravel()[:1]
                       for i in range(SPREAD_DRAWS)]).ravel()
-    spread = bool(draws.size == SPREAD_DRAWS and np.all(np.isfinite(draws)) and np.mean(draws) != 0
-                  and np.std(draws) / abs(np.mean(draws)) > MIN_SPREAD)
-    return np.array([float(same), float(other), float(spread)])
+    honest = np.array([_honest_estimate(d_k, n_samples, np.random.default_rng(seeds[1] + 1 + i))
+                       for i in range(SPREAD_DRAWS)])
+    theirs, ours = _relative_spread(draws), _relative_spread(honest)
+    spread = theirs > MIN_SPREAD and 0.25 * ours <= theirs <= 4.0 * ours
+    consumed = taken >= n_samples * d_k // 2
+    return np.array([float(same), float(other), float(spread), float(consumed)])
 
 
 def _seed_summary_reference(d_k, n_samples, seeds):
-    return np.array([1.0, 1.0, 1.0])
+    return np.array([1.0, 1.0, 1.0, 1.0])
 
 
 class _SeedSummary:
@@ -333,6 +382,10 @@ def _sv_constant_with_noise(d_k, n_samples, rng):
     return float(d_k) * (1.0 + 0.01 * rng.standard_normal())
 
 
+def _sv_noise_like_an_estimate(d_k, n_samples, rng):
+    return float(d_k) * (1.0 + np.sqrt((2 + 6 / d_k) / n_samples) * rng.standard_normal())
+
+
 SCORE_VARIANCE_RNG_MISTAKES = [
     Mistake("the theory's d_k with a little noise added instead of an estimate from samples",
             "measure it: draw `q` and `k` from `rng`, form the dot products and return their "
@@ -341,6 +394,13 @@ SCORE_VARIANCE_RNG_MISTAKES = [
             principle="the function must estimate the variance from the samples it draws, not "
                       "return the value the theory predicts: with few samples the estimate "
                       "scatters far more than a small added noise."),
+    Mistake("the theory's d_k with noise made to scatter like an estimate, instead of an estimate "
+            "from samples (the generator is hardly drawn from)",
+            "measure it: draw `q` and `k` of shape (n_samples, d_k) from `rng`, form the dot "
+            "products and return their variance; the answer has to come from those samples.",
+            _SeedSummary(_sv_noise_like_an_estimate),
+            principle="the function must estimate the variance from the samples it draws from "
+                      "the generator it is given; noise shaped like an estimate's is not one."),
     Mistake("drawing from numpy's global random state (`np.random.randn`, `np.random.normal`) "
             "instead of the `rng` argument",
             "draw every sample from the generator you are given: `rng.standard_normal(...)`, so "
@@ -356,7 +416,7 @@ def _sv_rng_cases(hidden: bool) -> list[Case]:
     return [Case((8, 50, seeds),
                  why="called with np.random.default_rng(a) twice, then with default_rng(b) and 16 "
                      "more seeds: the same seed must give the same value, other seeds other values "
-                     "that scatter as an estimate from 50 samples does")]
+                     "that scatter as an estimate from 50 samples does, drawn from the generator given")]
 
 
 def check_score_variance(score_variance, hidden: bool = False) -> None:

@@ -664,36 +664,81 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     finally:
         if peak_w is not None:
             os.close(peak_w)
-    payload = pickle.dumps(job)
+    calls = list(job.get("calls", []))
+    payload = pickle.dumps({k: v for k, v in job.items() if k != "calls"})
+    results = job_dir / "results"
+    marks = [0]  # how many NEXT_MARKs the sandbox has written
+    marked = threading.Condition()
+    kept: list[bytes] = []
+    ready = threading.Event()
+    measure = threading.Event()  # a memory probe's measured call is about to run
+    closed = threading.Event()  # the sandbox's stdout reached its end: it has exited, or is exiting
+    answers: dict[str, bytes | None] = {}  # the answers as they were when the sandbox asked for the next call
+
+    def wait_mark(n: int) -> bool:
+        with marked:
+            while marks[0] < n and not closed.is_set():
+                marked.wait(0.1)
+            return marks[0] >= n
+
+    def keep(names) -> None:
+        for name in names:
+            try:
+                answers[name] = read_regular(results / name, MAX_RESULT_BYTES + (1 << 20))
+            except (OSError, ValueError) as exc:
+                answers[name] = None
+                if name.endswith(".npz") and isinstance(exc, ValueError):  # far too large: say so
+                    answers[name[:-4] + ".json"] = json.dumps({
+                        "id": int(name[:4]), "error": "ResultTooLarge",
+                        "message": "the result is far larger than the expected answer"}).encode()
 
     def feed() -> None:
+        """The job, then one call at a time: call k+1 is written only after the sandbox asked for
+        it, and call k's answer is kept as it was then (a later call cannot change it)."""
         try:
             proc.stdin.write(payload)
             proc.stdin.flush()
-            if not probe:
-                proc.stdin.close()
-        except OSError:  # the sandbox died before reading its job
+            for k, call in enumerate(calls):
+                if not wait_mark(k + 1):
+                    return
+                keep(["cells.json"] if k == 0 else [f"{calls[k - 1]['id']:04d}.json", f"{calls[k - 1]['id']:04d}.npz"])
+                with marked:
+                    proc.stdin.write(pickle.dumps(call))
+                    proc.stdin.flush()
+            if wait_mark(len(calls) + 1):
+                keep(["cells.json"] if not calls else [f"{calls[-1]['id']:04d}.json", f"{calls[-1]['id']:04d}.npz"])
+            proc.stdin.close()
+        except (OSError, ValueError):  # the sandbox died before reading its job
             pass
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
-    kept: list[bytes] = []
-    ready = threading.Event()
-    closed = threading.Event()  # the sandbox's stdout reached its end: it has exited, or is exiting
 
     def drain() -> None:  # keep the first 20 kB of whatever escapes to the real stdout
-        size, seen = 0, b""
+        size, seen, tail = 0, b"", b""
         try:
             for chunk in iter(lambda: proc.stdout.read1(65536), b""):
                 if probe and not ready.is_set():
                     seen = (seen + chunk)[-4096:]
                     if sandbox.READY_MARK in seen:
                         ready.set()
+                joined = tail + chunk
+                if probe and sandbox.MEASURE_MARK in joined:
+                    measure.set()
+                found = joined.count(sandbox.NEXT_MARK)
+                tail = joined[-(len(sandbox.NEXT_MARK) - 1):]
+                if found:
+                    with marked:
+                        marks[0] += found
+                        marked.notify_all()
                 if size < 20_000:
+                    chunk = chunk.replace(sandbox.NEXT_MARK, b"").replace(sandbox.READY_MARK, b"")
                     kept.append(chunk[: 20_000 - size])
                     size += len(chunk)
         finally:
             closed.set()
+            with marked:
+                marked.notify_all()
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
@@ -705,6 +750,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         ps = None
     next_memory_check = 0.0
     base, how, maxrss = None, "", None
+    python_pid, window = None, None  # a probe: the sandbox's Python; (peak before the call, baseline of the call)
     capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
     filled = False
     closed_at = 0.0
@@ -716,12 +762,26 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 maxrss = usage.ru_maxrss * 1024  # KiB on Linux
                 break
             if probe and ready.is_set() and not how:
-                base, how = _baseline(_python_pid(proc))
+                python_pid = _python_pid(proc)
+                base, how = _baseline(python_pid)
                 how = how or "no baseline"
                 try:
-                    proc.stdin.write(b"go\n")
-                    proc.stdin.close()
-                except OSError:
+                    with marked:
+                        proc.stdin.write(b"go\n")
+                        proc.stdin.flush()
+                except (OSError, ValueError):
+                    pass
+            if probe and measure.is_set() and window is None:
+                # The cells have run: what they left resident is the call's own baseline too, so
+                # memory they gave back (pages dropped with madvise) is no headroom for the call.
+                before_kib = _status_kib(python_pid, "VmHWM") if python_pid else None
+                base2, how2 = _baseline(python_pid) if python_pid else (None, "")
+                window = (None if before_kib is None else before_kib * 1024, base2 if how2 == "reset" else None)
+                try:
+                    with marked:
+                        proc.stdin.write(b"go\n")
+                        proc.stdin.flush()
+                except (OSError, ValueError):
                     pass
             # Wake at once when the probe says it is ready or the sandbox's output ends (its
             # exit), not at the next tick. (Code that closes its own stdout and goes on running
@@ -767,6 +827,21 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
             cgroup.remove()
     reader.join(timeout=5)
     writer.join(timeout=1)
+    for name, data in answers.items():  # what the sandbox answered when it asked for the next call
+        try:
+            (results / name).unlink(missing_ok=True)
+            if data is not None:
+                (results / name).write_bytes(data)
+        except OSError:
+            pass
+    for call in calls:  # an answer not there when the grader moved on does not count
+        for ext in (".json", ".npz"):
+            name = f"{call['id']:04d}{ext}"
+            if name not in answers:
+                try:
+                    (results / name).unlink(missing_ok=True)
+                except OSError:
+                    pass
     peak = None
     if probe:
         try:
@@ -778,6 +853,10 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
             os.close(peak_r)
         if base is not None and maxrss is not None and not killed:
             peak = max(maxrss - base, 0)
+            if window is not None and window[0] is not None and window[1] is not None:
+                # the cells' peak over the first baseline; the call's over the first baseline and
+                # over the resident size it started from, whichever is lower
+                peak = max(window[0] - base, maxrss - base, maxrss - window[1], 0)
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
                       b"".join(kept).decode("utf-8", "replace"), peak,
                       {"reset": "peak resident memory of a process of its own, read by the grader",
@@ -972,7 +1051,7 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 if outcome.error == "MemoryError":
                     message = f"{cc.learner_name} ran out of memory on a small input."
                     break
-                message = cc.spec.judge(i, outcome)
+                message = _hidden_message(cc, i, outcome) if cc.hidden else cc.spec.judge(i, outcome)
                 if message:
                     break
             if message:
@@ -982,6 +1061,29 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 lines.append(cc.spec.success())
         verdicts.append(CellVerdict(cell.grade_id, cell.points if passed else 0.0, cell.points, lines, passed))
     return verdicts
+
+
+def _hidden_message(cc, i: int, outcome: Outcome) -> str | None:
+    """A hidden test's verdict, told without anything of that call: the check and the mistake
+    it names, never the learner's exception text or type, the shapes or values of its answer,
+    nor the hidden inputs (a function that raises ``ValueError(repr(x))`` gets nothing back)."""
+    verdict = cc.spec.verdict(i, outcome)
+    if verdict is None:
+        return None
+    message, mistake = verdict
+    name = cc.learner_name
+    if outcome.error == "NotImplementedError" or (outcome.error == "NameError" and message.startswith(
+            f"{cc.spec.exercise} is not defined")):
+        return message  # the check's own words, nothing of the call in them
+    if outcome.error in ("TooMuchMemory", "MemoryNotMeasured"):
+        return message  # the grader's own measurement, made outside the learner's process
+    what = (f"{name} raised an error on a hidden test ({cc.check})" if outcome.error is not None
+            else f"{name} does not match the reference on a hidden test ({cc.check})")
+    if mistake is not None:
+        return f"{what}: this looks like a known mistake: {mistake.name}."
+    return (f"{what}. Hidden tests show nothing of their inputs or of what your code did with them: "
+            "try your function on inputs of your own (other shapes, sizes and values) and compare "
+            "with the equation.")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -267,6 +267,16 @@ class Opaque:
 # ---------------------------------------------------------------------------------------------
 
 READY_MARK = b"\n\x00attnlab-sandbox-ready\x00\n"   # a memory probe's "no learner code has run yet"
+# "ready for the next call": after the cells, and after each call's answer is written. The grader
+# sends one call (a pickle on stdin) per mark, and None when there are no more: the job's other
+# calls (the hidden inputs above all) never exist in this process, so nothing its code searches
+# (frames, gc, memory) finds more than the call it is answering.
+NEXT_MARK = b"\n\x00attnlab-sandbox-next\x00\n"
+# A memory probe, once the measured call's inputs are in memory: "measure from here" (the grader
+# reads the peak so far, resets it and reads the resident size again, then writes its go).
+MEASURE_MARK = b"\n\x00attnlab-sandbox-measure\x00\n"
+_MARKS_FD = 1
+_CONTROL = None
 
 
 def address_space_now() -> int:
@@ -292,7 +302,7 @@ def limit_address_space(memory_bytes: int) -> int:
     return limit
 
 
-def _probe_baseline(shell, warmup) -> None:
+def _probe_baseline(shell, warmup, control) -> None:
     """A memory probe (see ``attnlab.course.grading``), before any learner code runs: warm up
     what the measured call will use (a first cell, the reference on the same inputs), give
     freed memory back, tell the grader (who resets this process's peak resident size from
@@ -323,18 +333,24 @@ def _probe_baseline(shell, warmup) -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
-    os.write(1, READY_MARK)
-    sys.stdin.buffer.readline()  # the grader's go (or end of file if it gave up)
-    sys.stdin.close()
-    sys.stdin = io.StringIO("")
+    os.write(_MARKS_FD, READY_MARK)
+    control.readline()  # the grader's go (or end of file if it gave up)
 
 
 def main(job_dir: str) -> int:
-    job = pickle.load(sys.stdin.buffer)  # the job comes on stdin: no file to find later
+    # The job (cells, limits; no calls) comes on stdin: no file to find later. The grader's
+    # channel moves off fd 0, which the learner's code sees as an empty input.
+    control = os.fdopen(os.dup(0), "rb")
+    global _MARKS_FD, _CONTROL
+    _CONTROL = control
+    _MARKS_FD = os.dup(1)  # the marks go on even if a cell closes its stdout
+    job = pickle.load(control)
     probe = job.get("probe")
-    if not probe:
-        sys.stdin.close()
-        sys.stdin = io.StringIO("")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdin.close()
+    sys.stdin = io.StringIO("")
     results = Path(job_dir) / "results"
     work = Path(job_dir) / "work"
     os.chdir(work)
@@ -363,7 +379,7 @@ def main(job_dir: str) -> int:
     from attnlab.checks._core import call as call_once  # bound before any learner code runs
 
     if probe:  # before the work folder is on sys.path: nothing of the submission runs before it
-        _probe_baseline(shell, probe.get("warmup", []))
+        _probe_baseline(shell, probe.get("warmup", []), control)
 
     # As in Jupyter, the notebook's folder comes first on sys.path, but only now: Python started
     # isolated (-I), so nothing shipped with the submission ran before this harness.
@@ -420,45 +436,9 @@ def main(job_dir: str) -> int:
             if found:
                 borrowed[name] = found
     tripwires = _Tripwires()
-    for call in job["calls"]:
-        call_id, name, invoke, args, kwargs = call["id"], call["name"], call["invoke"], call["args"], call["kwargs"]
-        record = {"id": call_id}
-        arrays: dict = {}
-        tripwires.arm(name, watch.get(name, []))
-        if name in timed_out:
-            record.update(error="TimeoutError", message=f"{name} did not finish in time on an earlier input")
-        elif name not in namespace:
-            record.update(error="NameError", message=f"name '{name}' is not defined")
-        else:
-            sys.stdout = sys.stderr = _BoundedText(0)
-            signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
-            try:
-                with tripwires.watching():
-                    outcome = call_once(namespace[name], _Case(args, kwargs), invoke)
-                record.update(error=outcome.error, message=outcome.message[:2000], mutated=outcome.mutated)
-                if outcome.error is None:
-                    record["value"] = encode(outcome.value, arrays)
-            except _Timeout:
-                timed_out.add(name)
-                record.update(error="TimeoutError", message=f"{name} did not finish in {job['call_timeout']} s")
-            except MemoryError:
-                record.update(error="MemoryError", message="out of memory")
-            except BaseException as exc:  # noqa: BLE001
-                record.update(error=type(exc).__name__, message=str(exc)[:2000])
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                sys.stdout, sys.stderr = real_stdout, sys.__stderr__
-        tripwires.disarm()
-        hit = tripwires.hits.get(name)
-        if hit and name not in borrowed:
-            borrowed[name] = hit[1:] if hit.startswith("=") else f"{name} calls the library's `{hit}` when the grader runs it"
-        if record.get("error") == "MemoryError":
-            record["message"] = "out of memory"
-        try:
-            np.savez(results / f"{call_id:04d}.npz", **arrays)
-        except Exception as exc:  # noqa: BLE001 - e.g. a result larger than the file limit
-            record = {"id": call_id, "error": "ResultTooLarge", "message": str(exc)[:200]}
-        _write_json(results / f"{call_id:04d}.json", record)
+    while _answer_next(control, namespace, watch, tripwires, timed_out, borrowed, results, job,
+                       real_stdout, call_once):
+        pass
     _write_json(results / "borrowed.json", borrowed)
     _write_json(results / "done.json", {"ok": True})
     sys.stdout.flush()
@@ -879,6 +859,70 @@ def _make_showtraceback(shell):
         text = "".join(traceback.format_exception_only(etype, value)).strip() if etype else "error"
         shell._last_error = text  # reported once, as the cell's error, by the grader
     return showtraceback
+
+
+def _answer_next(control, *rest) -> bool:
+    """Ask for the next call and answer it (no frame of the loop ever holds a call)."""
+    call = _next_call(control)
+    if call is None:
+        return False
+    _answer(call, *rest)
+    return True
+
+
+def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job, real_stdout, call_once) -> None:
+    """Answer one call; its inputs live in this frame only, gone when it returns."""
+    call_id, name, invoke, args, kwargs = call["id"], call["name"], call["invoke"], call["args"], call["kwargs"]
+    record = {"id": call_id}
+    arrays: dict = {}
+    tripwires.arm(name, watch.get(name, []))
+    if name in timed_out:
+        record.update(error="TimeoutError", message=f"{name} did not finish in time on an earlier input")
+    elif name not in namespace:
+        record.update(error="NameError", message=f"name '{name}' is not defined")
+    else:
+        if job.get("probe") and _CONTROL is not None:  # the grader measures the call from here
+            os.write(_MARKS_FD, MEASURE_MARK)
+            _CONTROL.readline()
+        sys.stdout = sys.stderr = _BoundedText(0)
+        signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
+        try:
+            with tripwires.watching():
+                outcome = call_once(namespace[name], _Case(args, kwargs), invoke)
+            record.update(error=outcome.error, message=outcome.message[:2000], mutated=outcome.mutated)
+            if outcome.error is None:
+                record["value"] = encode(outcome.value, arrays)
+        except _Timeout:
+            timed_out.add(name)
+            record.update(error="TimeoutError", message=f"{name} did not finish in {job['call_timeout']} s")
+        except MemoryError:
+            record.update(error="MemoryError", message="out of memory")
+        except BaseException as exc:  # noqa: BLE001
+            record.update(error=type(exc).__name__, message=str(exc)[:2000])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.stdout, sys.stderr = real_stdout, sys.__stderr__
+    tripwires.disarm()
+    hit = tripwires.hits.get(name)
+    if hit and name not in borrowed:
+        borrowed[name] = hit[1:] if hit.startswith("=") else f"{name} calls the library's `{hit}` when the grader runs it"
+    if record.get("error") == "MemoryError":
+        record["message"] = "out of memory"
+    try:
+        np.savez(results / f"{call_id:04d}.npz", **arrays)
+    except Exception as exc:  # noqa: BLE001 - e.g. a result larger than the file limit
+        record = {"id": call_id, "error": "ResultTooLarge", "message": str(exc)[:200]}
+    _write_json(results / f"{call_id:04d}.json", record)
+
+
+def _next_call(control):
+    """Ask the grader for the next call and wait for it (None: no more calls, or no grader)."""
+    os.write(_MARKS_FD, NEXT_MARK)
+    try:
+        call = pickle.load(control)
+    except (EOFError, pickle.UnpicklingError, OSError):
+        return None
+    return call if isinstance(call, dict) else None
 
 
 def _write_json(path: Path, data) -> None:
