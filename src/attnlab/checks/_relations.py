@@ -1,0 +1,383 @@
+"""The general diagnosis layer: name a wrong answer by its exact relation to the right one.
+
+The catalogue (:class:`._core.Mistake`) names the mistakes worth teaching; this module names the
+rest by computation. Given a failing case, the learner's :class:`._core.Outcome` and the
+reference, :func:`relate` looks for a relation that holds *exactly* (to the check's tolerance)
+between the learner's answer and the right one:
+
+* on the output: axes transposed or permuted, a constant factor (named when it is a size of the
+  case: ``√Dk``, ``Dk``, ``√D``, ``L``, their inverses), a constant shift, normalised over the
+  wrong axis, the right values in a wrong shape or order, and a permutation with a factor;
+* on the inputs (the reference run again on changed inputs): two same-shaped arguments swapped
+  (``K Qᵀ``), an input transposed, a mask ignored, inverted or on the other axis;
+* with a ``probe`` (the learner's function, in-process only): a rank the code assumes (right on
+  every item of a batch, wrong or crashing on the batch).
+
+It states a relation only when it holds; otherwise :func:`first_difference` gives the first
+slice where the answers differ (with both values on visible cases). It uses nothing but the
+case, the learner's returned value and the reference, so it runs in the trusted grader too.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import _core
+
+
+@dataclass(frozen=True)
+class Relation:
+    """An exact relation between the learner's answer and the right one."""
+
+    kind: str      # "transpose", "permute", "factor", "shift", "axis", "reshape", "order",
+                   # "swap", "input-transpose", "mask-ignored", "mask-inverted", "mask-axis", "rank"
+    message: str   # what it means, in words a learner can act on
+
+
+# Shape letters of COURSE.md, by argument name: axis -> letter (negative axes count from the end).
+_LETTERS = {
+    "Q": {-2: "Lq", -1: "Dk"}, "K": {-2: "Lk", -1: "Dk"}, "V": {-2: "Lk", -1: "Dv"},
+    "X": {-2: "L", -1: "D"}, 
+    "W_q": {0: "D", 1: "Dk"}, "W_k": {0: "D", 1: "Dk"}, "W_v": {0: "D", 1: "Dv"},
+    "queries": {-2: "Lq", -1: "Dk"}, "keys": {-2: "Lk", -1: "Dk"}, "values": {-2: "Lk", -1: "Dv"},
+}
+_SCALARS = {"num_heads": "H", "H": "H", "n_heads": "H"}
+
+
+def _arrays(case: _core.Case, arg_names: Sequence[str]) -> list[tuple[str, Any, int | str]]:
+    """``(name, value, where)`` for every argument: ``where`` is its position or keyword."""
+    out: list[tuple[str, Any, int | str]] = []
+    for i, value in enumerate(case.args):
+        out.append((arg_names[i] if i < len(arg_names) else f"argument {i + 1}", value, i))
+    for key, value in case.kwargs.items():
+        out.append((key, value, key))
+    return out
+
+
+def _replaced(case: _core.Case, changes: dict[int | str, Any]) -> _core.Case:
+    args = tuple(changes.get(i, a) for i, a in enumerate(case.args))
+    kwargs = {k: changes.get(k, v) for k, v in case.kwargs.items()}
+    return _core.Case(args, kwargs, case.why)
+
+
+def known_sizes(case: _core.Case, arg_names: Sequence[str]) -> dict[int, list[str]]:
+    """The sizes a case's inputs have, each with the letters that name it (``{8: ["Dk"]}``)."""
+    sizes: dict[int, list[str]] = {}
+    for name, value, _ in _arrays(case, arg_names):
+        shape = getattr(value, "shape", None)
+        if shape is not None and np.ndim(value) >= 1:
+            for axis, size in enumerate(shape):
+                letter = _LETTERS.get(name, {}).get(axis - len(shape)) or _LETTERS.get(name, {}).get(axis)
+                label = letter or f"the size of axis {axis} of {name}"
+                if int(size) > 1 and label not in sizes.setdefault(int(size), []):
+                    sizes[int(size)].append(label)
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and name in _SCALARS:
+            if int(value) > 1:
+                sizes.setdefault(int(value), []).append(_SCALARS[name])
+    return {k: v for k, v in sizes.items() if v}
+
+
+def name_factor(c: float, sizes: dict[int, list[str]], tol: float = 1e-6) -> str | None:
+    """``"√8, where 8 is Dk"``, ``"1/6, where 6 is L"`` ... when ``c`` is a size of the case,
+    its square root or an inverse of those; every size of that value is named."""
+    found = []
+    for size, labels in sorted(sizes.items()):
+        named = " and ".join(labels)
+        for value, text in ((size, f"{size}"), (np.sqrt(size), f"√{size}"), (1 / size, f"1/{size}"),
+                            (1 / np.sqrt(size), f"1/√{size}")):
+            if abs(c - value) <= tol * max(1.0, abs(value)):
+                found.append(f"{text}, where {size} is {named}")
+    if not found:
+        return None
+    return "; or ".join(found)
+
+
+# ---------------------------------------------------------------------------------------------
+# Relations on one output array
+
+def _float(x: Any) -> np.ndarray | None:
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    return arr if arr.dtype != object else None
+
+
+def _close(a: np.ndarray, b: np.ndarray, tol: _Tol) -> bool:
+    return _core._close(a, b, tol.rtol, tol.atol, tol.f32)
+
+
+@dataclass(frozen=True)
+class _Tol:
+    rtol: float
+    atol: float
+    f32: float = 0.0
+
+
+def _sums_to_one(a: np.ndarray, axis: int, tol: _Tol) -> bool:
+    s = a.sum(axis=axis)
+    ok = np.isfinite(s) & (np.abs(s) > 1e-12)  # a fully masked slice sums to zero
+    return bool(ok.any() and np.all(np.abs(s[ok] - 1) <= 1e-6 + tol.rtol) and np.all(a[np.isfinite(a)] >= 0))
+
+
+def _normalised_axis(g: np.ndarray, e: np.ndarray, tol: _Tol) -> tuple[int, int] | None:
+    """``(k, a)`` when ``e`` is a softmax over axis ``a`` and ``g`` the softmax of the same
+    scores over axis ``k``: then ``log g - log e`` is a term constant along ``a`` minus one
+    constant along ``k``, which is fitted and checked by rebuilding ``g`` from ``e``."""
+    if g.shape != e.shape or g.ndim == 0:
+        return None
+    axes_e = [a for a in range(e.ndim) if e.shape[a] > 1 and _sums_to_one(e, a, tol)]
+    axes_g = [k for k in range(g.ndim) if g.shape[k] > 1 and _sums_to_one(g, k, tol)]
+    for a in axes_e:
+        for k in axes_g:
+            if k == a:
+                continue
+            both = (e > 0) & (g > 0)
+            if not np.array_equal(e > 0, g > 0) or both.sum() < 2:
+                continue
+            with np.errstate(all="ignore"):
+                d = np.where(both, np.log(np.where(both, g, 1.0)) - np.log(np.where(both, e, 1.0)), np.nan)
+                fit = (np.nanmean(d, axis=a, keepdims=True) + np.nanmean(d, axis=k, keepdims=True)
+                       - np.nanmean(d, axis=(a, k), keepdims=True))
+                rebuilt = np.where(both, e * np.exp(np.nan_to_num(fit)), 0.0)
+                rebuilt = rebuilt / np.where(rebuilt.sum(axis=k, keepdims=True) > 0,
+                                             rebuilt.sum(axis=k, keepdims=True), 1.0)
+            if _close(g, rebuilt, tol) and not _close(e, rebuilt, tol):
+                return k, a
+    return None
+
+
+def _axis_name(axis: int, ndim: int, what: str) -> str:
+    if any(w in what for w in ("weights", " A ", "attention")) and ndim >= 2:
+        if axis == ndim - 1:
+            return f"axis {axis} (the keys)"
+        if axis == ndim - 2:
+            return f"axis {axis} (the queries)"
+    return f"axis {axis}"
+
+
+def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, list[str]],
+                     tol: _Tol) -> Relation | None:
+    """A relation between one returned array ``g`` and the expected ``e``."""
+    if e.size == 0 or not np.all(np.isfinite(e)) or not np.all(np.isfinite(g)):
+        return None
+    is_ = "are" if _core._plural(what) else "is"
+    if g.shape == e.shape and e.ndim >= 2 and e.shape[-1] == e.shape[-2]:
+        t = e.swapaxes(-1, -2)
+        if _close(g, t, tol) and not _close(e, t, tol):
+            extra = ""
+            if _sums_to_one(e, e.ndim - 1, tol) and not _sums_to_one(e, e.ndim - 2, tol):
+                extra = (": each column sums to one instead of each row, so rows and columns (queries "
+                         "and keys) are exchanged somewhere, e.g. a `.T` too many")
+            return Relation("transpose", f"{what} {is_} the transpose of the right answer (its last two "
+                                         f"axes exchanged){extra}")
+    if g.size == e.size and 2 <= e.ndim <= 5:
+        for perm in itertools.permutations(range(e.ndim)):
+            if perm == tuple(range(e.ndim)) or tuple(e.shape[p] for p in perm) != g.shape:
+                continue
+            t = np.transpose(e, perm)
+            if _close(g, t, tol) and not (t.shape == e.shape and _close(e, t, tol)):
+                return Relation("permute", f"{what} {is_} the right values with the axes in the wrong "
+                                           f"order: your axis i is the right answer's axis perm[i], "
+                                           f"perm = {perm}; transpose (not reshape) to put them in order")
+    if g.shape == e.shape:
+        axes = _normalised_axis(g, e, tol)
+        if axes is not None:
+            k, a = axes
+            return Relation("axis", f"{what} {is_} normalised over {_axis_name(k, e.ndim, what)} instead of "
+                                    f"{_axis_name(a, e.ndim, what)}: the right scores, with the softmax "
+                                    f"taken over the wrong axis")
+        denom = float(np.sum(e * e))
+        if denom > 0:
+            c = float(np.sum(g * e)) / denom
+            if abs(c - 1) > 1e-6 and abs(c) > 1e-12 and _close(g, c * e, _Tol(tol.rtol, tol.atol, tol.f32 * abs(c))):
+                named = name_factor(c, sizes)
+                known = f" = {named}; look for a scale applied twice, inverted or left out" if named else ""
+                return Relation("factor", f"{what} {is_} the right answer times a constant factor "
+                                          f"{c:.6g}{known}")
+        s = float(np.mean(g - e))
+        if abs(s) > 0 and _close(g, e + s, tol) and not _close(g, e, tol):
+            return Relation("shift", f"{what} {is_} the right answer plus a constant {s:.6g} in every "
+                                     "entry: a term added (or subtracted) once too often")
+        if e.ndim >= 2 and e.shape[-1] == e.shape[-2]:  # a transpose and a constant factor
+            t = e.swapaxes(-1, -2)
+            denom = float(np.sum(t * t))
+            c = float(np.sum(g * t)) / denom if denom > 0 else 0.0
+            if (abs(c - 1) > 1e-6 and abs(c) > 1e-12 and not _close(e, t, tol)
+                    and _close(g, c * t, _Tol(tol.rtol, tol.atol, tol.f32 * abs(c)))):
+                named = name_factor(c, sizes)
+                return Relation("transpose-factor", f"{what} {is_} the transpose of the right answer times "
+                                                    f"{c:.6g}" + (f" = {named}" if named else "")
+                                                    + ": two mistakes, an exchanged pair of axes and a scale")
+    if g.size == e.size:
+        if _close(np.sort(g.ravel()), np.sort(e.ravel()), tol):
+            if g.shape != e.shape and _close(g.reshape(e.shape), e, tol):
+                return Relation("reshape", f"{what} {is_} the right values in the right order, but with shape "
+                                           f"{g.shape} instead of {e.shape}: reshape to the expected shape")
+            return Relation("order", f"{what} {'hold' if is_ == 'are' else 'holds'} exactly the right values, "
+                                     "but in a different order (or shape): an index, a reshape or a concatenation "
+                                     "puts them in the wrong places")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Relations through the inputs
+
+def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: Callable,
+                     arg_names: Sequence[str], tol: _Tol) -> Relation | None:
+    args = _arrays(case, arg_names)
+
+    def same_as(changes: dict[int | str, Any]) -> bool:
+        alt = _core.call(reference, _replaced(case, changes))
+        return (alt.error is None
+                and _core.matches(got.value, alt.value, rtol=tol.rtol, atol=tol.atol, f32=tol.f32, like=ref.value)
+                and not _core.matches(ref.value, alt.value, rtol=tol.rtol, atol=tol.atol, f32=tol.f32))
+
+    floats = [(n, v, w) for n, v, w in args
+              if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) and v.ndim >= 1]
+    masks = [(n, v, w) for n, v, w in args if isinstance(v, np.ndarray) and v.dtype == bool]
+    for (na, va, wa), (nb, vb, wb) in itertools.combinations(floats, 2):
+        if va.shape == vb.shape and not np.array_equal(va, vb) and same_as({wa: vb, wb: va}):
+            return Relation("swap", f"your result is what the right code gives with {na} and {nb} exchanged: "
+                                    f"{na} is used where {nb} belongs and the other way round "
+                                    f"(e.g. `{nb} {na}ᵀ` instead of `{na} {nb}ᵀ`)")
+    for name, value, where in masks:
+        if same_as({where: None}):
+            return Relation("mask-ignored", f"your result is the right answer without the mask: {name} is "
+                                            "not applied (the masked positions still get weight)")
+        if same_as({where: ~value}):
+            return Relation("mask-inverted", f"your result is the right answer with {name} inverted: "
+                                             "True means *may attend*, so the positions to hide are the False ones")
+        if value.ndim >= 2 and value.shape[-1] == value.shape[-2] and same_as({where: value.swapaxes(-1, -2)}):
+            return Relation("mask-axis", f"your result is the right answer with {name} transposed: the mask "
+                                         "is applied along the queries instead of the keys")
+    for name, value, where in floats:
+        if value.ndim >= 2 and value.shape[-1] != 1 and same_as({where: value.swapaxes(-1, -2)}):
+            return Relation("input-transpose", f"your result is the right code's answer on {name} transposed "
+                                               f"(its last two axes exchanged): {name} is used as `{name}.T`")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# A rank the code assumes (needs the learner's function: in-process only)
+
+def _unbatched(case: _core.Case, reference: Callable, ref: _core.Outcome, tol: _Tol) -> list[_core.Case]:
+    """The case's batch items as cases of their own, when the reference treats the leading axis
+    of every array of 3 or more axes as a batch (its answer on item b is item b of its answer)."""
+    batched = [i for i, a in enumerate(case.args) if isinstance(a, np.ndarray) and a.ndim >= 3]
+    batched += [k for k, a in case.kwargs.items() if isinstance(a, np.ndarray) and a.ndim >= 3]
+    if not batched:
+        return []
+    sizes = {(case.args[w] if isinstance(w, int) else case.kwargs[w]).shape[0] for w in batched}
+    if len(sizes) != 1:
+        return []
+    out = []
+    for b in range(sizes.pop()):
+        item = _replaced(case, {w: (case.args[w] if isinstance(w, int) else case.kwargs[w])[b] for w in batched})
+        theirs = _core.call(reference, item)
+        want = tuple(v[b] for v in ref.value) if isinstance(ref.value, tuple) else ref.value[b]
+        if theirs.error is not None or not _core.matches(theirs.value, want, rtol=tol.rtol, atol=tol.atol, f32=tol.f32):
+            return []
+        out.append(item)
+    return out
+
+
+def _rank_relation(case: _core.Case, ref: _core.Outcome, reference: Callable, probe: Callable, tol: _Tol) -> Relation | None:
+    items = _unbatched(case, reference, ref, tol)
+    if not items:
+        return None
+    for item in items:
+        mine, right = probe(item), _core.call(reference, item)
+        if mine.error is not None or not _core.matches(mine.value, right.value, rtol=tol.rtol, atol=tol.atol,
+                                                       f32=tol.f32, like=right.value):
+            return None
+    return Relation("rank", "your code assumes no batch axis: it is right on every item of the batch taken "
+                            "alone, but not on the batch; write it for any number of leading axes "
+                            "(index from the end, `swapaxes(-1, -2)` instead of `.T`, `@` instead of `np.dot`)")
+
+
+# ---------------------------------------------------------------------------------------------
+# The entry points
+
+def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: Callable, *,
+           arg_names: Sequence[str] = (), outputs: Sequence[str] = (), rtol: float = _core.RTOL,
+           atol: float = _core.ATOL, f32: float = 0.0,
+           probe: Callable[[_core.Case], _core.Outcome] | None = None) -> Relation | None:
+    """The exact relation between the learner's outcome ``got`` and the reference's ``ref`` on
+    ``case``, or None when none holds. ``probe`` runs the learner's code on another case (only
+    in-process: it lets the layer tell a rank the code assumes)."""
+    tol = _Tol(max(rtol, _core.RTOL), max(atol, _core.ATOL), f32)
+    if ref.error is not None or case.raises is not None:
+        return None
+    if got.error is not None or got.mutated:
+        if got.error is not None and probe is not None:
+            return _rank_relation(case, ref, reference, probe, tol)
+        return None
+    try:
+        found = _input_relations(case, got, ref, reference, arg_names, tol)
+        if found is None:
+            sizes = known_sizes(case, arg_names)
+            pairs = _pairs(got.value, ref.value, outputs, tol)
+            for what, g, e in pairs:
+                found = _output_relation(g, e, what, sizes, tol)
+                if found is not None:
+                    break
+        if found is None and probe is not None:
+            found = _rank_relation(case, ref, reference, probe, tol)
+    except Exception:  # a relation that cannot even be tried does not hold
+        return None
+    return found
+
+
+def _pairs(got: Any, exp: Any, outputs: Sequence[str], tol: _Tol) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """The (name, yours, expected) arrays that differ: the result itself, or the items of a tuple."""
+    if isinstance(exp, tuple):
+        if not isinstance(got, (tuple, list)) or len(got) != len(exp):
+            return []
+        names = list(outputs) or [f"item {i}" for i in range(len(exp))]
+        out = []
+        for name, g, e in zip(names, got, exp):
+            ga, ea = _float(g), _float(e)
+            if ga is not None and ea is not None and not (ga.shape == ea.shape and _close(ga, ea, tol)):
+                out.append((f"the {name} you returned", ga, ea))
+        return out
+    ga, ea = _float(got), _float(exp)
+    return [("your result", ga, ea)] if ga is not None and ea is not None else []
+
+
+def first_difference(got: _core.Outcome, ref: _core.Outcome, outputs: Sequence[str] = (), *,
+                     rtol: float = _core.RTOL, atol: float = _core.ATOL, f32: float = 0.0,
+                     show_values: bool = True) -> str | None:
+    """Where the answers first differ: the first row (the slice along the last axis) with both
+    values on visible cases, the position alone on hidden ones. None when the shapes differ."""
+    if got.error is not None or ref.error is not None:
+        return None
+    tol = _Tol(max(rtol, _core.RTOL), max(atol, _core.ATOL), f32)
+    for what, g, e in _pairs(got.value, ref.value, outputs, tol):
+        if g.shape != e.shape or e.ndim == 0:
+            continue
+        allowed = _core._allowed(e, tol.rtol, tol.atol, tol.f32)
+        with np.errstate(all="ignore"):
+            bad = ~(np.abs(g - e) <= allowed) & ~(np.isnan(g) & np.isnan(e)) & ~(g == e)
+        if not bad.any():
+            continue
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        count = int(bad.sum())
+        if e.ndim == 1:
+            place = f"at index {where[0]}"
+            row_e, row_g = e, g
+        else:
+            place = f"first in row {list(where[:-1])}"
+            row_e, row_g = e[where[:-1]], g[where[:-1]]
+        text = (f"{what[0].upper() + what[1:]} differ{'' if _core._plural(what) else 's'} in {count} of "
+                f"{e.size} entries, {place}.")
+        if show_values and row_e.size <= 12:
+            fmt = lambda a: np.array2string(a, precision=4, suppress_small=True, separator=", ")  # noqa: E731
+            exp_s, got_s = fmt(row_e), fmt(row_g)
+            if exp_s != got_s:
+                text += f"\n  expected: {exp_s}\n  yours:    {got_s}"
+        return text
+    return None
