@@ -1,0 +1,273 @@
+"""The general diagnosis layer (``attnlab.checks._relations``): every relation is found and named
+on a wrong answer built from a reference's output by that relation, and none is claimed for a
+right answer or for an unrelated error (noise, one wrong entry)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import attnlab
+from attnlab.checks import CheckFailure, check_sdpa, check_softmax
+from attnlab.checks._core import Case, Outcome, call
+from attnlab.checks._relations import first_difference, known_sizes, name_factor, relate
+
+SDPA_ARGS = ("Q", "K", "V", "mask")
+SA_ARGS = ("X", "W_q", "W_k", "W_v")
+MHA_ARGS = ("X_q", "X_kv", "W_q", "W_k", "W_v", "W_o", "num_heads", "mask")
+
+
+def _rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def _relation(reference, args, wrong, *, arg_names=(), outputs=(), kwargs=None, probe=None):
+    case = Case(tuple(args), dict(kwargs or {}))
+    got = wrong if isinstance(wrong, Outcome) else Outcome(value=wrong)
+    return relate(case, got, call(reference, case), reference, arg_names=arg_names, outputs=outputs,
+                  probe=probe)
+
+
+def _sdpa_args(Lq=3, Lk=5, Dk=8, Dv=2, seed=0, mask=None):
+    rng = _rng(seed)
+    return [rng.normal(size=(Lq, Dk)), rng.normal(size=(Lk, Dk)), rng.normal(size=(Lk, Dv)), mask]
+
+
+def _sa_args(L=4, D=6, Dk=8, Dv=3, seed=1):
+    rng = _rng(seed)
+    return [rng.normal(size=(L, D)), rng.normal(size=(D, Dk)), rng.normal(size=(D, Dk)), rng.normal(size=(D, Dv))]
+
+
+def _mha_args(seed=2, mask=None):
+    rng = _rng(seed)
+    L, D = 4, 6
+    return [rng.normal(size=(1, L, D)), rng.normal(size=(1, 5, D)), rng.normal(size=(D, D)), rng.normal(size=(D, D)),
+            rng.normal(size=(D, D)), rng.normal(size=(D, D)), 2, mask]
+
+
+# --- the output relations -------------------------------------------------------------------
+
+def test_transposed_weights_are_named():
+    x = _rng().normal(size=(4, 4))
+    found = _relation(attnlab.softmax, [x], attnlab.softmax(x).T, arg_names=("x",))
+    assert found is not None and found.kind == "transpose"
+    assert "transpose" in found.message and "each column sums to one" in found.message
+
+
+def test_permuted_axes_are_named_on_tuples_and_batches():
+    args = _sdpa_args()
+    Z, A = attnlab.scaled_dot_product_attention(*args)
+    found = _relation(attnlab.scaled_dot_product_attention, args, (Z, A.T), arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "permute" and "the weights you returned" in found.message
+    X = _rng(3).normal(size=(2, 4, 6))
+    Ws = _sa_args()[1:]
+    Z, A = attnlab.self_attention(X, *Ws)
+    found = _relation(attnlab.self_attention, [X, *Ws], (Z.transpose(1, 0, 2), A), arg_names=SA_ARGS,
+                      outputs=("Z", "A"))
+    assert found is not None and found.kind == "permute" and "(1, 0, 2)" in found.message
+
+
+@pytest.mark.parametrize("which,size,letter", [("sqrt", 8, "Dk"), ("inv", 8, "Dk"), ("plain", 3, "Lq")])
+def test_a_constant_factor_is_named_by_the_size_it_is(which, size, letter):
+    args = _sdpa_args()
+    Z, A = attnlab.scaled_dot_product_attention(*args)
+    c = {"sqrt": np.sqrt(size), "inv": 1 / size, "plain": size}[which]
+    found = _relation(attnlab.scaled_dot_product_attention, args, (Z * c, A), arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "factor"
+    assert f"where {size} is " in found.message and letter in found.message
+
+
+def test_a_factor_that_is_no_size_is_stated_without_a_name():
+    x = _rng(4).normal(size=(3, 5))
+    found = _relation(attnlab.softmax, [x], attnlab.softmax(x) * 1.37, arg_names=("x",))
+    assert found is not None and found.kind == "factor" and "1.37" in found.message and "where" not in found.message
+
+
+def test_gaussian_weights_times_the_number_of_keys():
+    rng = _rng(5)
+    xq, xk = rng.normal(size=(3,)), rng.normal(size=(7,))
+    w = attnlab.gaussian_attention_weights(xq, xk, 0.8)
+    found = _relation(attnlab.gaussian_attention_weights, [xq, xk, 0.8], w * 7,
+                      arg_names=("x_query", "x_keys", "bandwidth"))
+    assert found is not None and found.kind == "factor" and "where 7 is Lk" in found.message
+
+
+def test_a_constant_shift_is_named():
+    x = _rng(6).normal(size=(3, 5))
+    found = _relation(attnlab.softmax, [x], attnlab.softmax(x) - 0.25, arg_names=("x",))
+    assert found is not None and found.kind == "shift" and "-0.25" in found.message
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (2, 3, 4)])
+def test_softmax_over_the_wrong_axis_is_named(shape):
+    x = _rng(7).normal(size=shape) * 2
+    found = _relation(attnlab.softmax, [x], attnlab.softmax(x, axis=-2), arg_names=("x",))
+    assert found is not None and found.kind == "axis" and "normalised over axis" in found.message
+
+
+def test_attention_weights_normalised_over_queries_are_named():
+    Q, K, V, _ = _sdpa_args(Lq=4, Lk=6)
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    A = attnlab.softmax(S, axis=0)  # over the queries
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], (A @ V, A), arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "axis" and "(the queries) instead of" in found.message
+
+
+def test_right_values_in_a_wrong_shape_or_order_are_named():
+    args = _mha_args()
+    Z, A = attnlab.multi_head_attention(*args)
+    found = _relation(attnlab.multi_head_attention, args, (Z.reshape(Z.shape[::-1]), A), arg_names=MHA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "reshape"
+    found = _relation(attnlab.multi_head_attention, args, (Z[:, ::-1], A), arg_names=MHA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "order"
+
+
+def test_a_transpose_with_a_factor_is_named_as_two_mistakes():
+    x = _rng(8).normal(size=(4, 4))
+    found = _relation(attnlab.softmax, [x], attnlab.softmax(x).T * 2, arg_names=("x",))
+    assert found is not None and found.kind == "transpose-factor" and "two mistakes" in found.message
+
+
+# --- the input relations --------------------------------------------------------------------
+
+def test_swapped_arguments_are_named():
+    Q, K, V, _ = _sdpa_args(Lq=5, Lk=5)
+    wrong = attnlab.scaled_dot_product_attention(K, Q, V)
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], wrong, arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "swap" and "K Qᵀ" in found.message
+
+
+def test_a_transposed_input_is_named():
+    Q, K, V, _ = _sdpa_args(Lk=5, Dv=5)
+    wrong = attnlab.scaled_dot_product_attention(Q, K, V.T)
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], wrong, arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "input-transpose" and "V.T" in found.message
+
+
+def test_mask_ignored_inverted_or_transposed_is_named():
+    Q, K, V, _ = _sdpa_args(Lq=4, Lk=4)
+    causal = np.tril(np.ones((4, 4), dtype=bool))
+    ref = attnlab.scaled_dot_product_attention
+    cases = {"mask-ignored": ref(Q, K, V), "mask-inverted": ref(Q, K, V, ~causal),
+             "mask-axis": ref(Q, K, V, causal.T)}
+    for kind, wrong in cases.items():
+        found = _relation(ref, [Q, K, V, causal], wrong, arg_names=SDPA_ARGS, outputs=("output", "weights"))
+        assert found is not None and found.kind == kind, (kind, found)
+    rng = _rng(9)
+    keep = rng.random((1, 1, 1, 5)) > 0.3
+    keep[..., 0] = True
+    args = _mha_args(mask=keep)
+    found = _relation(attnlab.multi_head_attention, args, attnlab.multi_head_attention(*args[:-1]),
+                      arg_names=MHA_ARGS, outputs=("output", "weights"))
+    assert found is not None and found.kind == "mask-ignored"
+
+
+def test_a_rank_the_code_assumes_is_named_with_a_probe():
+    def unbatched(Q, K, V, mask=None):
+        S = Q @ K.T / np.sqrt(Q.shape[-1])  # (Lq, Lk): only without a batch axis
+        A = attnlab.softmax(S)
+        return A @ V, A
+    rng = _rng(10)
+    args = [rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 5, 4)), rng.normal(size=(2, 5, 6))]
+    case = Case(tuple(args))
+    got = call(unbatched, case)
+    assert got.error is not None
+    found = _relation(attnlab.scaled_dot_product_attention, args, got, arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"), probe=lambda c: call(unbatched, c))
+    assert found is not None and found.kind == "rank" and "no batch axis" in found.message
+    # without the learner's code (the trusted grader) nothing is claimed
+    assert _relation(attnlab.scaled_dot_product_attention, args, got, arg_names=SDPA_ARGS) is None
+    # code wrong on the items as well: no rank claimed
+    def wrong_everywhere(Q, K, V, mask=None):
+        raise ValueError("no")
+    assert _relation(attnlab.scaled_dot_product_attention, args, got, arg_names=SDPA_ARGS,
+                     probe=lambda c: call(wrong_everywhere, c)) is None
+
+
+# --- never claimed where it does not hold ---------------------------------------------------
+
+EXERCISES = [
+    (attnlab.softmax, lambda: [_rng(11).normal(size=(4, 4))], ("x",), ()),
+    (attnlab.scaled_dot_product_attention, lambda: _sdpa_args(Lq=4, Lk=4, Dk=4, Dv=4,
+                                                              mask=np.tril(np.ones((4, 4), bool))),
+     SDPA_ARGS, ("output", "weights")),
+    (attnlab.self_attention, _sa_args, SA_ARGS, ("Z", "A")),
+    (attnlab.multi_head_attention, _mha_args, MHA_ARGS, ("output", "weights")),
+    (attnlab.gaussian_attention_weights, lambda: [_rng(12).normal(size=(3,)), _rng(13).normal(size=(6,)), 0.7],
+     ("x_query", "x_keys", "bandwidth"), ()),
+]
+
+
+def _perturb(value, how, rng):
+    if isinstance(value, tuple):
+        return (_perturb(value[0], how, rng),) + tuple(value[1:])
+    value = np.array(value, dtype=float, copy=True)
+    if how == "noise":
+        return value + rng.normal(scale=1e-2, size=value.shape)
+    value.flat[value.size // 2] += 0.3  # one wrong entry
+    return value
+
+
+@pytest.mark.parametrize("reference,make,names,outputs", EXERCISES, ids=lambda x: getattr(x, "__name__", ""))
+def test_no_relation_for_right_or_unrelated_answers(reference, make, names, outputs):
+    args = make()
+    right = reference(*args)
+    assert _relation(reference, args, right, arg_names=names, outputs=outputs) is None
+    for how in ("noise", "one entry"):
+        wrong = _perturb(right, how, _rng(14))
+        assert _relation(reference, args, wrong, arg_names=names, outputs=outputs) is None, how
+
+
+def test_sizes_and_factor_names():
+    Q, K, V, _ = _sdpa_args()
+    sizes = known_sizes(Case((Q, K, V)), SDPA_ARGS)
+    assert sizes[8] == ["Dk"] and sizes[3] == ["Lq"] and sizes[5] == ["Lk"] and sizes[2] == ["Dv"]
+    assert name_factor(np.sqrt(8), sizes) == "√8, where 8 is Dk"
+    assert name_factor(1 / 5, sizes) == "1/5, where 5 is Lk"
+    assert name_factor(1.37, sizes) is None
+
+
+def test_first_difference_shows_the_first_differing_row_only_when_visible():
+    right = attnlab.softmax(_rng(15).normal(size=(3, 4)))
+    wrong = right.copy()
+    wrong[1, 2] += 0.1
+    text = first_difference(Outcome(value=wrong), Outcome(value=right))
+    assert "1 of 12 entries, first in row [1]" in text and "expected:" in text
+    hidden = first_difference(Outcome(value=wrong), Outcome(value=right), show_values=False)
+    assert "row [1]" in hidden and "expected:" not in hidden
+    assert first_difference(Outcome(value=right), Outcome(value=right)) is None
+
+
+# --- through the checks ---------------------------------------------------------------------
+
+def test_a_check_names_the_relation_below_the_catalogue():
+    def shifted(x, axis=-1):
+        return attnlab.softmax(x, axis) + 0.5
+    with pytest.raises(CheckFailure) as info:
+        check_softmax(shifted)
+    assert "exact relation to the right answer" in str(info.value) and "plus a constant 0.5" in str(info.value)
+
+
+def test_the_catalogue_still_wins():
+    def over_axis_0(x, axis=-1):
+        return attnlab.softmax(x, axis=0)
+    with pytest.raises(CheckFailure) as info:
+        check_softmax(over_axis_0)
+    assert "known mistake" in str(info.value) and "exact relation" not in str(info.value)
+
+
+def test_hidden_cases_show_no_values():
+    def one_off(Q, K, V, mask=None):
+        Z, A = attnlab.scaled_dot_product_attention(Q, K, V, mask)
+        Z = np.array(Z, copy=True)
+        Z.flat[0] += 1.0
+        return Z, A
+    with pytest.raises(CheckFailure) as info:
+        check_sdpa(one_off, hidden=True)
+    assert "expected:" not in str(info.value) and "first in row" in str(info.value)
