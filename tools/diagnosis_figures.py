@@ -1,0 +1,116 @@
+"""Run the catalogue (``tests/catalogue/``) and the uncatalogued corpus (``tests/uncatalogued/``)
+through the notebooks' grade cells and print the figures of issue 27:
+
+entries, rejected, accepted (wrong code that passed: listed), named by the catalogue, named by a
+relation, unnamed (count and %), and the unnamed list.
+
+A rejection is one grade cell of an entry's ``fails`` that raised. Its message is *named by the
+catalogue* when it says "looks like a known mistake" (or two at once, or the shape points to one),
+*unnamed* when it says "does not look like any mistake we know", and otherwise *named by a
+relation* (the general layer, or a check's own words: in place, should raise, ...).
+
+    .venv/bin/python tools/diagnosis_figures.py [--corpus catalogue|uncatalogued|both] [-k TEXT] [-v]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+os.environ.setdefault("MPLBACKEND", "Agg")
+os.environ["ATTNLAB_FEEDBACK"] = "mistake-only"  # repeatable messages, no second-run escalation
+
+import coursekit as ck  # noqa: E402
+from uncatalogued import corpus  # noqa: E402
+
+UNKNOWN = "does not look like any mistake we know"
+CATALOGUE_WORDS = ("looks like a known mistake", "two known mistakes at once", "points to a known mistake")
+
+
+def kind_of(message: str) -> str:
+    if UNKNOWN in message:
+        return "unnamed"
+    if any(w in message for w in CATALOGUE_WORDS):
+        return "catalogue"
+    return "relation"
+
+
+def entries(which: str, select: str) -> list[tuple[str, str, object]]:
+    out = []
+    for a in ck.assignments():
+        if which in ("catalogue", "both"):
+            out += [("catalogue", a, w) for w in ck.catalogue(a) if not ck.is_prediction(w.solution)]
+        if which in ("uncatalogued", "both"):
+            out += [("uncatalogued", a, w) for w in corpus(a)]
+    return [e for e in out if select.lower() in f"{e[1]}:{e[2].name}".lower()]
+
+
+def run(which: str = "both", select: str = "", verbose: bool = False) -> dict:
+    notebooks: dict[str, dict] = {}
+    rows = []
+    for source, a, w in entries(which, select):
+        nb = notebooks.setdefault(a, ck.load(ck.solution_path(a)))
+        try:
+            ns = ck.run_solutions(nb, ck.setup_namespace(nb), replace={w.solution: w.code})
+            results = {gid: ck.run_grade_cell(nb, ns, gid) for gid in w.fails}
+        except Exception as exc:  # noqa: BLE001 - the entry's own code did not run
+            results = {"(definition)": exc}
+        for gid, exc in results.items():
+            rows.append((source, a, w, gid, exc))
+            if verbose:
+                first = "PASSED" if exc is None else f"{type(exc).__name__}: {kind_of(str(exc))}"
+                print(f"  {a[:2]} {w.name} / {gid}: {first}")
+                if exc is not None and verbose:
+                    print("      " + str(exc).replace("\n", "\n      "))
+    return {"rows": rows}
+
+
+def report(rows, label: str) -> None:
+    names = {(s, a, w.name) for s, a, w, _, _ in rows}
+    rejected = [r for r in rows if r[4] is not None]
+    accepted = [r for r in rows if r[4] is None]
+    kinds = {"catalogue": [], "relation": [], "unnamed": []}
+    for r in rejected:
+        kinds[kind_of(str(r[4]))].append(r)
+    crashed = [r for r in rejected if not isinstance(r[4], AssertionError)]
+    n = max(len(rejected), 1)
+    print(f"\n== {label}")
+    print(f"entries: {len(names)}   grade-cell runs: {len(rows)}")
+    print(f"rejected: {len(rejected)}   (of which crashed instead of failing a check: {len(crashed)})")
+    print(f"accepted (wrong code that passed): {len(accepted)}")
+    for s, a, w, gid, _ in accepted:
+        print(f"    {a}: {w.name} / {gid}")
+    print(f"named by the catalogue: {len(kinds['catalogue'])} ({len(kinds['catalogue']) / n:.1%})")
+    print(f"named by a relation or the check's own words: {len(kinds['relation'])} "
+          f"({len(kinds['relation']) / n:.1%})")
+    print(f"unnamed: {len(kinds['unnamed'])} ({len(kinds['unnamed']) / n:.1%})")
+    for s, a, w, gid, _ in kinds["unnamed"]:
+        print(f"    {a}: {w.name} / {gid}")
+    for s, a, w, gid, exc in crashed:
+        print(f"    crashed: {a}: {w.name} / {gid}: {exc!r}"[:200])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=("catalogue", "uncatalogued", "both"), default="both")
+    parser.add_argument("-k", default="", help="only entries whose 'notebook:name' contains this")
+    parser.add_argument("-v", action="store_true", help="print every message")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    rows = run(args.corpus, args.k, args.v)["rows"]
+    for source in ("catalogue", "uncatalogued"):
+        part = [r for r in rows if r[0] == source]
+        if part:
+            report(part, source)
+    if args.corpus == "both":
+        report(rows, "both together")
+    print(f"\n({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
