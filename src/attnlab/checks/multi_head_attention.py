@@ -203,7 +203,11 @@ def _mha_variant(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None, biases=(No
         mask = np.broadcast_to(~mask if mask_mode == "inverted" else mask, scores.shape)
     else:
         mask = np.ones(scores.shape, dtype=bool)
-    if axis == -1:
+    if mask_mode in ("finite", "nan"):  # masked_fill(-10000) / masked_fill(-inf), then a softmax
+        s = np.where(mask, scores, -1e4 if mask_mode == "finite" else -np.inf)
+        e = np.exp(s - s.max(axis=-1, keepdims=True))  # NaN on a fully masked row with -inf
+        weights = e / e.sum(axis=-1, keepdims=True)
+    elif axis == -1:
         weights = _masks.masked_softmax(scores, mask)
     else:
         weights = np.moveaxis(_masks.masked_softmax(np.moveaxis(scores, axis, -1),
@@ -268,9 +272,26 @@ MHA_FLAGS = [  # (name, fix, flags); shared by the function and the module check
      "the mask already broadcasts against (B, H, Lq, Lk) (it comes as (Lq, Lk) or (B, 1, 1, Lk)): "
      "pass it as it is; an extra axis shifts its query and key axes onto the wrong ones.",
      {"mask_mode": "unsqueeze1"}),
+    ("masked scores filled with a finite number (`masked_fill(~mask, -10000)`, -1e9): a finite fill "
+     "value; a fully masked row must give zero weights, not uniform weights and the mean of the values",
+     "fill with `-inf` and set the weights of fully masked rows to 0 (`attnlab.masked_softmax` does "
+     "both), or zero them with `torch.where(mask.any(-1, keepdim=True), weights, 0)` after the softmax.",
+     {"mask_mode": "finite"}),
+    ("masked scores filled with -inf: a fully masked row becomes 0/0 = NaN",
+     "after the softmax, set the weights of fully masked rows to 0 (`attnlab.masked_softmax` does it).",
+     {"mask_mode": "nan"}),
 ]
 
-MHA_MISTAKES = [Mistake(name, fix, _mha(flags)) for name, fix, flags in MHA_FLAGS]
+FULLY_MASKED_PRINCIPLES = {  # principles of the fully-masked-row mistakes (the others: _principles)
+    MHA_FLAGS[-2][0]: "A row with no key to attend to has no weights to share: every weight 0 and a "
+                      "zero output. A finite fill leaves a softmax over equal scores, which is "
+                      "uniform; mask with -inf and zero the rows that have no allowed key.",
+    MHA_FLAGS[-1][0]: "A fully masked row has no allowed key: its softmax divides 0 by 0. Give such "
+                      "rows zero weights after the softmax instead of NaN.",
+}
+
+MHA_MISTAKES = [Mistake(name, fix, _mha(flags), FULLY_MASKED_PRINCIPLES.get(name, ""))
+                for name, fix, flags in MHA_FLAGS]
 
 
 def _mha_case(rng, B, Lq, Lk, D, H, mask=None, why="", self_attention=False):
@@ -435,7 +456,7 @@ MODULE_MISTAKES = [
             "call the layers (`self.W_q(X_q)`), which add their biases.",
             partial(_module_variant, use_bias=False)),
 ] + [Mistake(name, fix.replace("`attnlab.", "`attnlab.torch.").replace("`np.sqrt(", "`math.sqrt("),
-             partial(_module_variant, **flags))
+             partial(_module_variant, **flags), FULLY_MASKED_PRINCIPLES.get(name, ""))
      for name, fix, flags in MHA_FLAGS]
 
 
@@ -463,6 +484,9 @@ def _module_bias_cases(hidden: bool) -> list[Case]:
         _module_case(rng, 2, 4, 5, D, H, bias=True,
                      mask=_masks.padding_mask(lengths, 5)[:, None, None, :],
                      why=f"d_model={D}, {H} heads, bias=True, a padding mask (B, 1, 1, Lk)"),
+        _module_case(rng, 2, 3, 4, D, H, bias=True,
+                     mask=_masks.padding_mask(np.array([0, 3] if hidden else [4, 0]), 4)[:, None, None, :],
+                     why=f"d_model={D}, {H} heads, a sequence of length 0: its rows are fully masked"),
     ]
 
 
