@@ -335,7 +335,9 @@ def _enc_mask_cases(hidden: bool) -> list[Case]:
     if hidden:
         return [_enc_case(LayerSpec("encoder", 6, 2, 9, case_seed(915, True)), 3, 5, lengths=[5, 1, 3], why="padding")]
     return [_enc_case(LayerSpec("encoder", 8, 2, 10, 911), 3, 6, lengths=[6, 2, 4],
-                      why="padded sentences (mask True at real tokens)")]
+                      why="padded sentences (mask True at real tokens)"),
+            _enc_case(LayerSpec("encoder", 8, 2, 6, 912), 2, 4, lengths=[4, 0],
+                      why="a sentence of length 0: its rows are fully masked")]
 
 
 ENC_ARGS = ("layer", "X", "mask")
@@ -482,6 +484,8 @@ def _dec_mask_cases(hidden: bool) -> list[Case]:
         return [_dec_case(LayerSpec("decoder", 6, 2, 8, case_seed(935, True)), 3, 4, 5, lengths=[5, 2, 1], why="source padding")]
     return [_dec_case(LayerSpec("decoder", 8, 2, 10, 931), 3, 4, 6, lengths=[6, 3, 1],
                       why="padded source sentences (memory_mask True at real tokens)"),
+            _dec_case(LayerSpec("decoder", 8, 2, 6, 933), 2, 3, 4, lengths=[0, 4],
+                      why="a source of length 0: its cross-attention rows are fully masked"),
             _dec_case(LayerSpec("decoder", 8, 4, 6, 932), 2, 5, 5, lengths=[5, 2],
                       why="Lt = Ls = 5, padded source")]
 
