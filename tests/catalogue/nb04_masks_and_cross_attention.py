@@ -69,6 +69,19 @@ def padding_mask(lengths, Lk):
 ''', fails=("test_padding_mask",), message="the same mask for every sequence"),
 
     # masked_softmax ----------------------------------------------------------------------------
+    # the range the contract allows: scores of 1e4, masked keys holding the row's largest score
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * mask   # the max over every key
+    total = e.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, e / np.where(total > 0, total, 1), 0.0)
+''', fails=("test_masked_softmax",), message="the max subtracted over every key, masked ones too"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    e = np.where(mask, np.exp(scores), 0.0)
+    total = e.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, e / np.where(total > 0, total, 1), 0.0)
+''', fails=("test_masked_softmax",), message="without the max subtraction"),
     Wrong("masked_softmax", '''
 def masked_softmax(scores, mask):
     return attnlab.softmax(scores) * mask

@@ -247,7 +247,51 @@ def _ms_indexing(scores, mask):
     return _softmax(s) * mask
 
 
-MASKED_SOFTMAX_MISTAKES = [
+def _ms_shift_all(scores, mask, guard=False):
+    """The shift taken over every key, masked ones included: exp underflows on the allowed keys
+    when a masked key holds the row's largest score (0/0, or zeros behind a guard)."""
+    s = np.asarray(scores, dtype=float)
+    e = np.exp(s - s.max(axis=-1, keepdims=True)) * mask
+    total = e.sum(axis=-1, keepdims=True)
+    if guard:
+        return np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return e / total
+
+
+def _ms_shift_all_guarded(scores, mask):
+    return _ms_shift_all(scores, mask, guard=True)
+
+
+def _ms_unstable(scores, mask):
+    e = np.exp(np.where(mask, scores, -np.inf))  # no shift: exp(1e4) = inf
+    total = e.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+
+
+_SHIFT_PRINCIPLE = ("Shift each row by the largest score among its allowed keys only: a masked key "
+                    "may hold any score, and a shift by it can push every allowed exponential "
+                    "below the smallest float (0/0).")
+
+MASKED_SOFTMAX_RANGE_MISTAKES = [
+    Mistake("the max subtracted over every key, masked ones too: a masked key holding the row's "
+            "largest score (far above the allowed ones) makes every allowed exp underflow, 0/0 = NaN",
+            "take the max after masking: `s = np.where(mask, scores, -np.inf)`, then "
+            "`s - s.max(axis=-1, keepdims=True)` (and zero the rows with no allowed key).",
+            _ms_shift_all, _SHIFT_PRINCIPLE),
+    Mistake("the max subtracted over every key, masked ones too: a masked key holding the row's "
+            "largest score (far above the allowed ones) makes every allowed exp underflow, and the "
+            "row comes out all zero",
+            "take the max after masking: `s = np.where(mask, scores, -np.inf)`, then "
+            "`s - s.max(axis=-1, keepdims=True)`.", _ms_shift_all_guarded, _SHIFT_PRINCIPLE),
+    Mistake("a masked softmax without the max subtraction: exp overflows for scores of 1e4 "
+            "(inf / inf = NaN)",
+            "subtract each row's largest allowed score before `np.exp` (fill masked scores with "
+            "-inf first); the shift cancels in the ratio.", _ms_unstable,
+            "Shift each row by its largest allowed score before exponentiating; the shift cancels "
+            "in the ratio and keeps exp below overflow."),
+]
+
+MASKED_SOFTMAX_MISTAKES = MASKED_SOFTMAX_RANGE_MISTAKES[1:2] + [  # equal to the reference but on the range case
     Mistake("the mask applied after the softmax, without renormalising (rows no longer sum to 1)",
             "mask the *scores* before the softmax (`np.where(mask, scores, -np.inf)`), so the "
             "allowed weights are renormalised among themselves; or divide by the new row sums.",
@@ -288,7 +332,7 @@ MASKED_SOFTMAX_MISTAKES = [
             "mask is False (`np.where(mask, weights, 0.0)`).", _ms_inverted_neg_inf,
             "True means \"may attend\": block the scores where the mask is False, and give a row "
             "with no allowed key zero weights, never 0/0."),
-]
+] + MASKED_SOFTMAX_RANGE_MISTAKES[::2]
 
 
 def _random_mask(rng, shape, keep_one=True):
@@ -311,7 +355,19 @@ def _ms_cases(hidden: bool) -> list[Case]:
              why="a padding mask (B, 1, Lk) broadcast over the queries"),
         Case((rng.normal(size=(2, 4, 4)) * 2, _masks.causal_mask(4, 4)),
              why="a causal mask (Lq, Lk) broadcast over the batch"),
+        _ms_range_case(rng, (3, 6) if hidden else (4, 5)),
     ]
+
+
+def _ms_range_case(rng, shape):
+    """Scores of +-1e4 whose masked keys hold the row's largest score (3e4): the range the
+    contract allows, where an unshifted exp overflows and a shift by a masked key underflows."""
+    sign = np.where(rng.random((*shape[:-1], 1)) < 0.5, -1.0, 1.0)
+    mask = _random_mask(rng, shape)
+    mask[..., 0] = False  # every row has a masked key ...
+    mask[..., 1] = True   # ... and an allowed one
+    scores = np.where(mask, sign * 1e4 + rng.normal(size=shape) * 2, 3e4)
+    return Case((scores, mask), why="scores of +-1e4, masked keys holding each row's largest score")
 
 
 def _ms_full_cases(hidden: bool) -> list[Case]:
