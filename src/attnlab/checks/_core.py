@@ -855,6 +855,8 @@ def _remember(exercise: str, message: str, mistake: Mistake | None, check: str =
     key = (check or exercise, mistake.name)  # one counter per check, not per exercise
     _SEEN[key] = _SEEN.get(key, 0) + 1
     if _SEEN[key] > 1 and "How to fix it:" not in message:
-        lines = [line for line in message.splitlines() if not line.startswith("(For the code-level fix")]
+        # the code-level fix takes the place of the principle the first run showed (it restates it)
+        lines = [line for line in message.splitlines()
+                 if not line.startswith(("(For the code-level fix", "What to change: "))]
         message = "\n".join(lines + [f"How to fix it (second run): {mistake.fix}"])
     return message
