@@ -11,6 +11,13 @@ WRONG = [
     # attend ----------------------------------------------------------------------------------
     Wrong("attend", '''
 def attend(q, K, V):
+    scores = K @ q / np.sqrt(len(q))
+    weights = np.zeros(len(K), dtype=int)
+    weights[np.argmax(scores)] = 1          # hard attention: a one-hot of the best key
+    return weights @ V, weights
+''', fails=("test_attend",), message="an integer (or boolean) array returned where the answer is floats"),
+    Wrong("attend", '''
+def attend(q, K, V):
     weights = attnlab.softmax(K @ q)
     return weights @ V, weights
 ''', fails=("test_attend",), message="no scaling"),

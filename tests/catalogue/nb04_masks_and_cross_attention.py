@@ -126,6 +126,18 @@ def masked_softmax(scores, mask):
 
     # cross_attention ---------------------------------------------------------------------------
     Wrong("cross_attention", '''
+import torch
+
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = (torch.as_tensor(a) for a in (X_q @ W_q, X_kv @ W_k, X_kv @ W_v))
+    scores = Q @ K.transpose(-1, -2) / K.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~torch.as_tensor(mask), float("-inf"))
+    weights = torch.nan_to_num(torch.softmax(scores, dim=-1))
+    return weights @ V, weights
+''', fails=("test_cross_attention", "test_cross_attention_masked"),
+          message="a torch tensor returned from a numpy exercise"),
+    Wrong("cross_attention", '''
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     Q = X_kv @ W_q
     K = X_kv @ W_k

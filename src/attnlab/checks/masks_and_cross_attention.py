@@ -14,6 +14,7 @@ import numpy as np
 from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -390,17 +391,19 @@ def _ms_full_cases(hidden: bool) -> list[Case]:
 def check_masked_softmax(masked_softmax, hidden: bool = False) -> None:
     """Check that ``masked_softmax(scores, mask)`` renormalises over the allowed keys."""
     run_check(masked_softmax, exercise="masked_softmax", reference=_masks.masked_softmax,
-              cases=_ms_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES,
+              cases=_ms_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("scores", "mask"), show_values=not hidden,
-              passed="masked weights are 0, the others renormalised")
+              passed="masked weights are 0, the others renormalised",
+              invoke=invoke_numpy)
 
 
 def check_masked_softmax_fully_masked(masked_softmax, hidden: bool = False) -> None:
     """Check that ``masked_softmax`` gives a fully masked row all-zero weights (never NaN)."""
     run_check(masked_softmax, exercise="masked_softmax", reference=_masks.masked_softmax,
-              cases=_ms_full_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES,
+              cases=_ms_full_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("scores", "mask"), show_values=not hidden,
-              passed="fully masked rows get zero weights")
+              passed="fully masked rows get zero weights",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -548,17 +551,19 @@ def _ca_masked_cases(hidden: bool) -> list[Case]:
 def check_cross_attention(cross_attention, hidden: bool = False) -> None:
     """Check that ``cross_attention`` attends from ``X_q`` over ``X_kv`` (no mask)."""
     run_check(cross_attention, exercise="cross_attention", reference=_cross_attention,
-              cases=_ca_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
+              cases=_ca_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
-              show_values=not hidden, passed="output and weights match, batched and not")
+              show_values=not hidden, passed="output and weights match, batched and not",
+              invoke=invoke_numpy)
 
 
 def check_cross_attention_masked(cross_attention, hidden: bool = False) -> None:
     """Check that ``cross_attention`` applies a boolean mask (True = may attend)."""
     run_check(cross_attention, exercise="cross_attention", reference=_cross_attention,
-              cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
+              cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
-              show_values=not hidden, passed="masks are applied, fully masked queries give zeros")
+              show_values=not hidden, passed="masks are applied, fully masked queries give zeros",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------

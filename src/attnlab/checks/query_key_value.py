@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import attention as _ref
 from ..averages import softmax as _softmax
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, Mistake, case_rng, case_seed, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -138,15 +139,17 @@ def _at_sharp_cases(hidden: bool) -> list[Case]:
 def check_attend(attend, hidden: bool = False) -> None:
     """Check that ``attend(q, K, V)`` returns ``(softmax(K q / √Dk) @ V, softmax(K q / √Dk))``."""
     run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_cases(hidden),
-              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
-              show_values=not hidden, passed="output and weights match")
+              mistakes=ATTEND_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed="output and weights match",
+              invoke=invoke_numpy)
 
 
 def check_attend_sharp(attend, hidden: bool = False) -> None:
     """Check that ``attend`` stays finite and picks the matching value when scores are large."""
     run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_sharp_cases(hidden),
-              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
-              show_values=not hidden, passed="stable for scores of about 1000")
+              mistakes=ATTEND_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed="stable for scores of about 1000",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -598,8 +601,9 @@ def _sd_fully_masked_cases(hidden: bool) -> list[Case]:
 
 def _check_sdpa(fn, cases, hidden, passed):
     run_check(fn, exercise="scaled_dot_product_attention", reference=_ref.scaled_dot_product_attention,
-              cases=cases, mistakes=SDPA_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
-              show_values=not hidden, passed=passed)
+              cases=cases, mistakes=SDPA_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed=passed,
+              invoke=invoke_numpy)
 
 
 def check_sdpa(scaled_dot_product_attention, hidden: bool = False) -> None:
