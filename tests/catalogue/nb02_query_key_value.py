@@ -107,6 +107,16 @@ def score_variance(d_k, n_samples, rng):
     # scaled_dot_product_attention --------------------------------------------------------------
     Wrong("scaled_dot_product_attention", '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))   # the max over every key
+    if mask is not None:
+        e = e * mask
+    total = e.sum(axis=-1, keepdims=True)
+    weights = np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return weights @ V, weights
+''', fails=("test_sdpa_mask",), message="the max subtracted over every key, masked ones too"),
+    Wrong("scaled_dot_product_attention", '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
     scores = Q @ K.T / np.sqrt(Q.shape[-1])
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
