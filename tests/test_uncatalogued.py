@@ -24,6 +24,7 @@ UNKNOWN = "does not look like any mistake we know"  # the unnamed wording of che
 ENTRIES = all_entries()
 IDS = [f"{a}:{w.name}" for a, w in ENTRIES]
 _NOTEBOOKS: dict[str, dict] = {}
+_SETUPS: dict[str, dict] = {}  # each notebook's read-only cells, run once; every entry gets a copy
 _MESSAGES: dict[tuple[str, str], dict[str, BaseException | None]] = {}
 
 
@@ -44,7 +45,9 @@ def outcomes(assignment: str, wrong) -> dict[str, BaseException | None]:
     key = (assignment, wrong.name)
     if key not in _MESSAGES:
         nb = _notebook(assignment)
-        ns = ck.run_solutions(nb, ck.setup_namespace(nb), replace={wrong.solution: wrong.code})
+        if assignment not in _SETUPS:
+            _SETUPS[assignment] = ck.setup_namespace(nb)
+        ns = ck.run_solutions(nb, dict(_SETUPS[assignment]), replace={wrong.solution: wrong.code})
         _MESSAGES[key] = {gid: ck.run_grade_cell(nb, ns, gid) for gid in wrong.fails}
     return _MESSAGES[key]
 

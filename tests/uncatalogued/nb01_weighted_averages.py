@@ -12,7 +12,7 @@ def weighted_average(values, weights):
     if bool((weights < 0).any()) or abs(float(weights.sum()) - 1.0) > 1e-6:
         raise ValueError("weights off the simplex")
     return weights @ values
-''', "test_weighted_average", "returns a torch tensor", accepted="check_weighted_average", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_weighted_average", "returns a torch tensor", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("weighted_average", '''
 def weighted_average(values, weights):
     values = np.asarray(values)
@@ -66,7 +66,7 @@ def softmax(x, axis=-1):
 import torch
 def softmax(x, axis=-1):
     return torch.softmax(torch.as_tensor(x, dtype=torch.float64), dim=axis)
-''', "test_softmax", "torch.softmax, a tensor back", accepted="check_softmax", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_softmax", "torch.softmax, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("softmax", '''
 def softmax(x, axis=-1):
     e = np.exp(x)
@@ -78,7 +78,7 @@ def softmax(x, axis=-1):
     x = np.asarray(x, dtype=float)
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
-''', "test_softmax", "assumes a 2-D input (axis=1)", words=("axis",), kind="fixed-rank"),
+''', "test_softmax", "assumes a 2-D input (axis=1)", words=("axis 1", "`axis` argument", "leading axes", "rank"), kind="fixed-rank"),
     U("softmax", '''
 def softmax(x, axis=-1):
     x = np.asarray(x, dtype=float)
@@ -97,7 +97,7 @@ def softmax(x, axis=-1):
 def mix_tokens(X):
     S = np.einsum("ld,md->lm", X, X)
     return attnlab.softmax(S, axis=-1) @ X
-''', "test_mix_tokens_batched", "einsum for one sequence only", words=("batch",), kind="fixed-rank"),
+''', "test_mix_tokens_batched", "einsum for one sequence only", words=("batch axis", "leading axes", "leading axis"), kind="fixed-rank"),
     U("mix_tokens", '''
 def mix_tokens(X):
     X = np.asarray(X, dtype=float)
@@ -111,7 +111,7 @@ import torch
 def mix_tokens(X):
     X = torch.as_tensor(X, dtype=torch.float64)
     return torch.softmax(X @ X.transpose(-1, -2), dim=-1) @ X
-''', "test_mix_tokens", "in torch, a tensor back", accepted="check_mix_tokens", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_mix_tokens", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("mix_tokens", '''
 def mix_tokens(X):
     X = np.asarray(X, dtype=float)

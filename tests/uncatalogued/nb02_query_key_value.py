@@ -27,7 +27,7 @@ def attend(q, K, V):
     q, K, V = (torch.as_tensor(a, dtype=torch.float64) for a in (q, K, V))
     weights = torch.softmax(K @ q / q.shape[-1] ** 0.5, dim=-1)
     return weights @ V, weights
-''', "test_attend", "in torch, tensors back", accepted="check_attend", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_attend", "in torch, tensors back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("attend", '''
 def attend(q, K, V):
     e = np.exp(K @ q)
@@ -108,7 +108,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     scores = np.einsum("qd,kd->qk", Q, K) / np.sqrt(Q.shape[-1])
     weights = attnlab.masked_softmax(scores, True if mask is None else mask)
     return np.einsum("qk,kv->qv", weights, V), weights
-''', "test_sdpa_batched", "einsum for one sequence only", words=("batch",), kind="fixed-rank"),
+''', "test_sdpa_batched", "einsum for one sequence only", words=("batch axis", "leading axes", "leading axis"), kind="fixed-rank"),
     U("scaled_dot_product_attention", '''
 import torch
 import torch.nn.functional as F
@@ -119,7 +119,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
         scores = scores.masked_fill(~torch.as_tensor(mask), float("-inf"))
     weights = torch.nan_to_num(torch.softmax(scores, dim=-1))
     return weights @ V, weights
-''', "test_sdpa", "in torch, tensors back", accepted="check_sdpa", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_sdpa", "in torch, tensors back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("scaled_dot_product_attention", '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-2])
@@ -133,5 +133,5 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
         scores = np.where(np.swapaxes(mask, -1, -2), scores, -np.inf)
     weights = attnlab.masked_softmax(scores, np.isfinite(scores))
     return weights @ V, weights
-''', "test_sdpa_mask", "the mask transposed (on the query axis)", words=("mask",), kind="mask axis"),
+''', "test_sdpa_mask", "the mask transposed (on the query axis)", needs_layer=True, words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
 ]

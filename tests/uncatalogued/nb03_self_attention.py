@@ -27,7 +27,7 @@ def self_attention(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
     A = attnlab.softmax(np.einsum("id,jd->ij", Q, K) / np.sqrt(W_q.shape[1]), axis=-1)
     return A @ V, A
-''', "test_self_attention_batched", "einsum for one sequence only", words=("batch",), kind="fixed-rank"),
+''', "test_self_attention_batched", "einsum for one sequence only", words=("batch axis", "leading axes", "leading axis"), kind="fixed-rank"),
     U("self_attention", '''
 def self_attention(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
@@ -40,7 +40,7 @@ def self_attention(X, W_q, W_k, W_v):
     X, W_q, W_k, W_v = (torch.as_tensor(a, dtype=torch.float64) for a in (X, W_q, W_k, W_v))
     A = torch.softmax((X @ W_q) @ (X @ W_k).transpose(-1, -2) / W_q.shape[1] ** 0.5, dim=-1)
     return A @ (X @ W_v), A
-''', "test_self_attention", "in torch, tensors back", accepted="check_self_attention", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_self_attention", "in torch, tensors back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("self_attention", '''
 def self_attention(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
@@ -53,18 +53,18 @@ def self_attention(X, W_q, W_k, W_v):
     U("append_ones", '''
 def append_ones(X):
     return np.pad(X, ((0, 0), (0, 1)), constant_values=1.0)
-''', "test_append_ones_batched", "np.pad with widths for a 2-D array", words=("batch",), kind="fixed-rank"),
+''', "test_append_ones_batched", "np.pad with widths for a 2-D array", words=("batch axis", "leading axes", "leading axis"), kind="fixed-rank"),
     U("append_ones", '''
 import torch
 def append_ones(X):
     X = torch.as_tensor(X)
     return torch.cat([X, torch.ones(*X.shape[:-1], 1, dtype=X.dtype)], dim=-1)
-''', "test_append_ones", "in torch, a tensor back", accepted="check_append_ones", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_append_ones", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("append_ones", '''
 def append_ones(X):
     ones = np.ones(X.shape[:-1] + (1,), dtype=int)
     return np.concatenate([X, ones], axis=-1).astype(int)
-''', "test_append_ones", "an int array", needs_layer=True, words=("int", "float", "dtype", "type"), kind="types"),
+''', "test_append_ones", "an int array", words=("int", "float", "dtype", "type"), kind="types"),
 
     U("absorb_bias", '''
 def absorb_bias(W, b):
@@ -74,7 +74,7 @@ def absorb_bias(W, b):
 import torch
 def absorb_bias(W, b):
     return torch.cat([torch.as_tensor(W), torch.as_tensor(b)[None, :]], dim=0)
-''', "test_absorb_bias", "in torch, a tensor back", accepted="check_absorb_bias", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_absorb_bias", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
 
     U("SelfAttention", '''
 class SelfAttention(nn.Module):
@@ -108,7 +108,7 @@ class SelfAttention(nn.Module):
             mask = torch.as_tensor(mask).transpose(-1, -2)
         A = at.masked_softmax(scores, mask)
         return A @ V, A
-''', "test_self_attention_module_mask", "the mask on the query axis", words=("mask",), kind="mask axis"),
+''', "test_self_attention_module_mask", "the mask on the query axis", words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("SelfAttention", '''
 class SelfAttention(nn.Module):
     def __init__(self, d_in, d_k, d_v, bias=False):
@@ -157,5 +157,5 @@ class SelfAttention(nn.Module):
             scores = scores.masked_fill(~mask, -10000.0)
         A = torch.softmax(scores, dim=-1)
         return A @ V, A
-''', "test_self_attention_module_mask", "a finite -10000 fill", words=("mask",), kind="range"),
+''', "test_self_attention_module_mask", "a finite -10000 fill", words=("fully masked", "finite", "-10000", "uniform", "no key", "no word"), kind="range"),
 ]

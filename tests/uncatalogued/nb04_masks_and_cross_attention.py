@@ -15,7 +15,7 @@ def causal_mask(Lq, Lk):
     U("causal_mask", '''
 def causal_mask(Lq, Lk):
     return np.tril(np.ones((Lq, Lq), dtype=bool))[:, :Lk]
-''', "test_causal_mask", "a square mask cut to Lk columns", words=("shape", "Lk"), kind="fixed-rank"),
+''', "test_causal_mask", "a square mask cut to Lk columns", words=("has shape", "wrong shape", "different order (or shape)"), kind="fixed-rank"),
     U("padding_mask", '''
 import torch
 def padding_mask(lengths, Lk):
@@ -38,14 +38,14 @@ def padding_mask(lengths, Lk):
     for b, n in enumerate(lengths):
         mask[b, :n] = True
     return mask
-''', "test_padding_mask", "as wide as the longest sequence, in a loop", words=("shape", "Lk"), kind="shape"),
+''', "test_padding_mask", "as wide as the longest sequence, in a loop", words=("has shape", "wrong shape", "different order (or shape)"), kind="shape"),
 
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
     e = np.exp(np.asarray(scores, dtype=float)) * mask
     total = e.sum(axis=-1, keepdims=True)
     return e / np.where(total > 0, total, 1.0)
-''', "test_masked_softmax", "not stable (no max subtraction)", accepted="check_masked_softmax", words=("max", "overflow", "stable", "large"),
+''', "test_masked_softmax", "not stable (no max subtraction)", words=("max", "overflow", "stable", "large"),
       kind="range"),
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
@@ -53,7 +53,7 @@ def masked_softmax(scores, mask):
     e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * mask
     total = e.sum(axis=-1, keepdims=True)
     return e / np.where(total > 0, total, 1.0)
-''', "test_masked_softmax", "shifted by a maximum over the masked keys too", accepted="check_masked_softmax", words=("max", "mask"),
+''', "test_masked_softmax", "shifted by a maximum over the masked keys too", words=("max", "mask"),
       kind="range"),
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
@@ -72,7 +72,7 @@ def masked_softmax(scores, mask):
     mask = torch.as_tensor(mask).expand(scores.shape)
     w = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
     return torch.nan_to_num(w)
-''', "test_masked_softmax", "in torch, a tensor back", accepted="check_masked_softmax", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_masked_softmax", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
     scores = np.asarray(scores, dtype=float)
@@ -96,24 +96,24 @@ def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     if mask is not None:
         mask = np.swapaxes(mask, -1, -2)
     return attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)
-''', "test_cross_attention_masked", "the mask on the query axis", words=("mask",), kind="mask axis"),
+''', "test_cross_attention_masked", "the mask on the query axis", words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("cross_attention", '''
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     output, weights = attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)
     return output, np.swapaxes(weights, -1, -2)
-''', "test_cross_attention", "the weights returned transposed", words=("transpose", "shape"), kind="transpose"),
+''', "test_cross_attention", "the weights returned transposed", words=("transpose",), kind="transpose"),
     U("cross_attention", '''
 import torch
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     output, weights = attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)
     return torch.from_numpy(output), torch.from_numpy(weights)
-''', "test_cross_attention", "tensors back", accepted="check_cross_attention", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_cross_attention", "tensors back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("cross_attention", '''
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
     scores = Q @ K.T / np.sqrt(W_k.shape[1])
     weights = attnlab.masked_softmax(scores, True if mask is None else mask)
     return weights @ V, weights
-''', "test_cross_attention", "K.T on a batch, and W_k's width for the scale", words=("batch", ".T", "transpose"),
+''', "test_cross_attention", "K.T on a batch, and W_k's width for the scale", words=("batch axis", "leading axes", ".T"),
       kind="fixed-rank"),
 ]

@@ -120,7 +120,7 @@ def linear_attention(Q, K, V, feature_map, causal=False):
     z = np.cumsum(phi_K, axis=0)
     return np.einsum("lm,lmv->lv", phi_Q, S) / np.sum(phi_Q * z, axis=-1, keepdims=True)
 ''', ("test_linear_attention", "test_linear_attention_causal"), "one sequence only (no batch axis)",
-      words=("batch", ".T"), kind="fixed-rank"),
+      words=("batch axis", "leading axes", ".T"), kind="fixed-rank"),
     U("linear_attention", '''
 def linear_attention(Q, K, V, feature_map, causal=False):
     phi_Q, phi_K = feature_map(Q), feature_map(K)

@@ -80,7 +80,7 @@ def online_softmax_update(m, l, acc, scores, V_tile):
     rescale = np.exp(m - m_safe)
     p = np.exp(scores - m_safe[..., None])
     return m_new, rescale * l + p.sum(axis=-1), rescale[..., None] * acc + p @ V_tile
-''', "test_online_softmax_update", "the tile max over axis 1 (2-D only)", needs_layer=True, words=("axis", "batch"),
+''', "test_online_softmax_update", "the tile max over axis 1 (2-D only)", needs_layer=True, words=("batch axis", "leading axes"),
       kind="fixed-rank"),
     U("online_softmax_update", '''
 def online_softmax_update(m, l, acc, scores, V_tile):
@@ -116,7 +116,7 @@ def weights_from_logsumexp(Q, K, logsumexp):
 def weights_from_logsumexp(Q, K, logsumexp):
     S = Q @ K.T / np.sqrt(Q.shape[-1])
     return np.exp(S - logsumexp[..., None])
-''', "test_weights_from_logsumexp", "K.T on a batch", needs_layer=True, words=("batch", ".T", "transpose"), kind="fixed-rank"),
+''', "test_weights_from_logsumexp", "K.T on a batch", needs_layer=True, words=("batch axis", "leading axes", ".T"), kind="fixed-rank"),
     U("weights_from_logsumexp", '''
 def weights_from_logsumexp(Q, K, logsumexp):
     S = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-2])
