@@ -271,3 +271,23 @@ def test_hidden_cases_show_no_values():
     with pytest.raises(CheckFailure) as info:
         check_sdpa(one_off, hidden=True)
     assert "expected:" not in str(info.value) and "first in row" in str(info.value)
+
+
+@pytest.mark.parametrize("c,words", [(np.sqrt(8), "where 8 is Dk"), (1 / np.sqrt(3), "where 3 is Lq"), (0.77, "0.77")])
+def test_scores_scaled_inside_the_softmax_are_named(c, words):
+    Q, K, V, _ = _sdpa_args()
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    A = attnlab.softmax(c * S)  # e.g. no 1/√Dk: the right scores times √Dk
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], (A @ V, A), arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "scores-factor" and words in found.message, found
+
+
+def test_scores_scaled_with_a_mask():
+    Q, K, V, _ = _sdpa_args(Lq=4, Lk=4)
+    causal = np.tril(np.ones((4, 4), dtype=bool))
+    S = np.where(causal, Q @ K.T, -np.inf)  # no 1/√Dk
+    A = attnlab.softmax(S)
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V, causal], (A @ V, A), arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "scores-factor" and "where 8 is Dk" in found.message

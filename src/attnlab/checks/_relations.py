@@ -151,6 +151,36 @@ def _normalised_axis(g: np.ndarray, e: np.ndarray, tol: _Tol) -> tuple[int, int]
     return None
 
 
+def _scores_scaled(g: np.ndarray, e: np.ndarray, tol: _Tol) -> float | None:
+    """``c`` when ``e`` is a softmax of some scores over an axis and ``g`` the softmax of ``c``
+    times the same scores over that axis: then ``log g = c log e + a constant per slice``."""
+    for a in range(e.ndim):
+        if e.shape[a] < 2 or not (_sums_to_one(e, a, tol) and _sums_to_one(g, a, tol)):
+            continue
+        pos = e > 0
+        if not np.array_equal(pos, g > 0) or not pos.any():
+            return None
+        with np.errstate(all="ignore"):
+            le, lg = np.where(pos, np.log(np.where(pos, e, 1.0)), np.nan), np.where(pos, np.log(np.where(pos, g, 1.0)), np.nan)
+            ce = le - np.nanmean(le, axis=a, keepdims=True)
+            cg = lg - np.nanmean(lg, axis=a, keepdims=True)
+            denom = np.nansum(ce * ce)
+            if not denom > 0:
+                return None
+            c = float(np.nansum(cg * ce) / denom)
+            if not np.isfinite(c) or abs(c - 1) < 1e-6 or c <= 0:
+                return None
+            z = np.where(pos, c * np.nan_to_num(le), -np.inf)
+            z = z - np.max(z, axis=a, keepdims=True)
+            rebuilt = np.exp(z)
+            rebuilt = rebuilt / rebuilt.sum(axis=a, keepdims=True)
+            rebuilt = np.nan_to_num(rebuilt)
+        if _close(g, rebuilt, tol) and not _close(e, rebuilt, tol):
+            return c
+        return None
+    return None
+
+
 def _axis_name(axis: int, ndim: int, what: str) -> str:
     if any(w in what for w in ("weights", " A ", "attention")) and ndim >= 2:
         if axis == ndim - 1:
@@ -191,6 +221,13 @@ def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, l
             return Relation("axis", f"{what} {is_} normalised over {_axis_name(k, e.ndim, what)} instead of "
                                     f"{_axis_name(a, e.ndim, what)}: the right scores, with the softmax "
                                     f"taken over the wrong axis")
+        scaled = _scores_scaled(g, e, tol)
+        if scaled is not None:
+            named = name_factor(scaled, sizes)
+            return Relation("scores-factor", f"{what} {is_} a softmax of the right scores times a constant "
+                                             f"{scaled:.6g}" + (f" = {named}" if named else "")
+                                             + ": the scale inside the softmax is wrong (missing, applied "
+                                             "twice, or the wrong size)")
         denom = float(np.sum(e * e))
         if denom > 0:
             c = float(np.sum(g * e)) / denom
@@ -315,11 +352,11 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
         return None
     if got.error is None and _core.matches(got.value, ref.value, rtol=tol.rtol, atol=tol.atol, f32=f32):
         return None  # a right answer has no relation to name
-    if got.error is not None or got.mutated:
-        if got.error is not None and probe is not None:
-            return _rank_relation(case, ref, reference, probe, tol)
-        return None
     try:
+        if got.error is not None or got.mutated:
+            if got.error is not None and probe is not None:
+                return _rank_relation(case, ref, reference, probe, tol)
+            return None
         found = _input_relations(case, got, ref, reference, arg_names, tol)
         if found is None:
             sizes = known_sizes(case, arg_names)
