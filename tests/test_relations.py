@@ -291,3 +291,19 @@ def test_scores_scaled_with_a_mask():
     found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V, causal], (A @ V, A), arg_names=SDPA_ARGS,
                       outputs=("output", "weights"))
     assert found is not None and found.kind == "scores-factor" and "where 8 is Dk" in found.message
+
+
+def test_a_ratio_of_two_sizes_is_named():
+    Q, K, V, _ = _sdpa_args()  # Lq = 3, Dk = 8: scaled by √Lq instead of √Dk
+    S = Q @ K.T / np.sqrt(3)
+    A = attnlab.softmax(S)
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], (A @ V, A), arg_names=SDPA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "scores-factor" and "√(8/3), where 8 is Dk and 3 is Lq" in found.message
+
+
+def test_a_wrong_single_number_is_no_factor():
+    x = _rng(16).normal(size=(5,))
+    def total(x):
+        return np.array(x.sum())
+    assert _relation(total, [x], np.array(x.sum() * 0.7), arg_names=("x",)) is None

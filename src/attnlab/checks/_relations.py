@@ -91,6 +91,11 @@ def name_factor(c: float, sizes: dict[int, list[str]], tol: float = 1e-6) -> str
                             (1 / np.sqrt(size), f"1/√{size}")):
             if abs(c - value) <= tol * max(1.0, abs(value)):
                 found.append(f"{text}, where {size} is {named}")
+    if not found:  # a ratio of two sizes: one scale used where another belongs
+        for (a, la), (b, lb) in itertools.permutations(sorted(sizes.items()), 2):
+            for value, text in ((a / b, f"{a}/{b}"), (np.sqrt(a / b), f"√({a}/{b})")):
+                if abs(c - value) <= tol * max(1.0, abs(value)):
+                    found.append(f"{text}, where {a} is {' and '.join(la)} and {b} is {' and '.join(lb)}")
     if not found:
         return None
     return "; or ".join(found)
@@ -193,8 +198,8 @@ def _axis_name(axis: int, ndim: int, what: str) -> str:
 def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, list[str]],
                      tol: _Tol) -> Relation | None:
     """A relation between one returned array ``g`` and the expected ``e``."""
-    if e.size == 0 or not np.all(np.isfinite(e)) or not np.all(np.isfinite(g)):
-        return None
+    if e.size < 2 or not np.all(np.isfinite(e)) or not np.all(np.isfinite(g)):
+        return None  # any wrong number is some factor or shift of the right one: nothing to say
     is_ = "are" if _core._plural(what) else "is"
     if g.shape == e.shape and e.ndim >= 2 and e.shape[-1] == e.shape[-2]:
         t = e.swapaxes(-1, -2)
@@ -279,9 +284,9 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
     masks = [(n, v, w) for n, v, w in args if isinstance(v, np.ndarray) and v.dtype == bool]
     for (na, va, wa), (nb, vb, wb) in itertools.combinations(floats, 2):
         if va.shape == vb.shape and not np.array_equal(va, vb) and same_as({wa: vb, wb: va}):
+            example = f" (e.g. `{nb} {na}ᵀ` instead of `{na} {nb}ᵀ`)" if len(na) <= 2 and len(nb) <= 2 else ""
             return Relation("swap", f"your result is what the right code gives with {na} and {nb} exchanged: "
-                                    f"{na} is used where {nb} belongs and the other way round "
-                                    f"(e.g. `{nb} {na}ᵀ` instead of `{na} {nb}ᵀ`)")
+                                    f"{na} is used where {nb} belongs and the other way round{example}")
     for name, value, where in masks:
         if same_as({where: None}):
             return Relation("mask-ignored", f"your result is the right answer without the mask: {name} is "
