@@ -205,6 +205,9 @@ def sinusoidal_positional_encoding(L, D):
     U("decode_with_cache", _decode(attend="(torch.softmax(at.split_heads(attn.W_q(h), H) @ at.split_heads(k, H)"
                                           ".transpose(-1, -2), dim=-1) @ at.split_heads(v, H), None)"),
       "test_decode_with_cache", "no 1/sqrt(Dh)", needs_layer=True, words=("sqrt", "scal"), kind="constant"),
+    U("decode_with_cache", _decode(attend="(at.masked_softmax(at.split_heads(attn.W_q(h), H) @ at.split_heads(k, H)"
+                                          ".transpose(-1, -2) / h.shape[-1] ** 0.5, None) @ at.split_heads(v, H), None)"),
+      "test_decode_with_cache", "sqrt(D) instead of sqrt(Dh)", needs_layer=True, words=("sqrt(D", "√D", "scal"), kind="constant"),
     U("decode_with_cache", _decode(attend="at.scaled_dot_product_attention(attn.W_q(h), k, v)"),
       "test_decode_with_cache", "heads never split", needs_layer=True, words=("split", "one head"), kind="heads"),
     U("decode_with_cache", '''
