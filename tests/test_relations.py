@@ -307,3 +307,15 @@ def test_a_wrong_single_number_is_no_factor():
     def total(x):
         return np.array(x.sum())
     assert _relation(total, [x], np.array(x.sum() * 0.7), arg_names=("x",)) is None
+
+
+def test_the_trusted_grader_names_relations_from_the_outcome_alone():
+    from attnlab.checks import SpecRecorded, SpecRecorder
+    recorder = SpecRecorder()
+    with pytest.raises(SpecRecorded):
+        check_softmax(recorder, hidden=True)
+    spec = recorder.spec
+    case = spec.cases[0]
+    wrong = Outcome(value=attnlab.softmax(*case.args, **case.kwargs) + 0.5)  # what came back from the sandbox
+    message = spec.judge(0, wrong)
+    assert "exact relation to the right answer" in message and "plus a constant 0.5" in message
