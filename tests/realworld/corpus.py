@@ -613,7 +613,7 @@ def gaussian_sigma1(x_query, x_keys, bandwidth):
 def gaussian_torch_nomax(x_query, x_keys, bandwidth):
     d = torch.as_tensor(x_query)[:, None] - torch.as_tensor(x_keys)[None, :]
     k = torch.exp(-d ** 2 / (2 * bandwidth ** 2))
-    return k / k.sum(dim=-1, keepdim=True)
+    return _np((k / k.sum(dim=-1, keepdim=True)))
 
 
 @correct("nadaraya_watson with an epsilon of 1e-6", "check_nadaraya_watson")
@@ -678,8 +678,8 @@ def la_torch32(Q, K, V, feature_map, causal=False):
     if causal:
         S = torch.cumsum(phi_K.unsqueeze(-1) * V.unsqueeze(-2), dim=-3)
         z = torch.cumsum(phi_K, dim=-2)
-        return torch.einsum("...lm,...lmv->...lv", phi_Q, S) / (phi_Q * z).sum(-1, keepdim=True)
-    return (phi_Q @ (phi_K.transpose(-2, -1) @ V)) / (phi_Q @ phi_K.sum(-2).unsqueeze(-1))
+        return _np((torch.einsum("...lm,...lmv->...lv", phi_Q, S) / (phi_Q * z).sum(-1, keepdim=True)))
+    return _np((phi_Q @ (phi_K.transpose(-2, -1) @ V)) / (phi_Q @ phi_K.sum(-2).unsqueeze(-1)))
 
 
 @buggy("linear_attention without the normaliser", "no normaliser", *LA)
@@ -770,7 +770,7 @@ TILED = ("check_tiled_attention", "check_tiled_attention_causal", "check_tiled_a
 @correct("tiled_attention in torch (float32 tiles)", *TILED)
 def tiled_torch32(Q, K, V, tile_size, causal=False):
     out, lse = at.tiled_attention(*_t32(Q, K, V), tile_size, causal)
-    return out, lse
+    return _np((out, lse))
 
 
 @buggy("tiled_attention in torch that forms the whole score matrix", "materialising the full", "check_tiled_attention_memory")

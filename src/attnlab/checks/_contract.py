@@ -53,6 +53,16 @@ def invoke_numpy(fn: Any, *args: Any, **kwargs: Any) -> Any:
     return require_numpy_floats(fn(*args, **kwargs))
 
 
+def invoke_numpy_any_dtype(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call a numpy exercise and insist on no torch tensor back, whatever the dtype (for an
+    exercise where an integer is a catalogued mistake of its own, e.g. an index returned)."""
+    value = fn(*args, **kwargs)
+    for item in value if isinstance(value, (tuple, list)) else (value,):
+        if type(item).__module__.startswith("torch"):
+            require_numpy_floats(item)
+    return value
+
+
 def _raises(exc_type: type[BaseException], *args: Any, **kwargs: Any) -> Any:
     raise exc_type("a known return-type mistake")
 
@@ -69,5 +79,5 @@ RETURN_TYPE_MISTAKES = [
             "Weights and outputs are real numbers: the result's dtype must be floating point."),
 ]
 
-__all__ = ["IntegerReturned", "RETURN_TYPE_MISTAKES", "TorchReturned", "invoke_numpy",
+__all__ = ["IntegerReturned", "RETURN_TYPE_MISTAKES", "TorchReturned", "invoke_numpy", "invoke_numpy_any_dtype",
            "require_numpy_floats"]
