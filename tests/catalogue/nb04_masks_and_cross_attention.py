@@ -126,6 +126,17 @@ def masked_softmax(scores, mask):
 
     # cross_attention ---------------------------------------------------------------------------
     Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    if mask is not None:
+        e = e * mask                      # masked after the shift: the max saw the masked keys
+    total = e.sum(axis=-1, keepdims=True)
+    weights = np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return weights @ V, weights
+''', fails=("test_cross_attention_masked",), message="the max subtracted over every key, masked ones too"),
+    Wrong("cross_attention", '''
 import torch
 
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):

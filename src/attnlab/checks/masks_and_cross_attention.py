@@ -9,6 +9,8 @@ and rows with no key at all, ``Dq != Dkv`` and ``Dk != Dv``, batched and unbatch
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..cross_attention import cross_attention as _cross_attention
@@ -363,7 +365,7 @@ def _ms_cases(hidden: bool) -> list[Case]:
 def _ms_range_case(rng, shape):
     """Scores of +-1e4 whose masked keys hold the row's largest score (3e4): the range the
     contract allows, where an unshifted exp overflows and a shift by a masked key underflows."""
-    sign = np.where(rng.random((*shape[:-1], 1)) < 0.5, -1.0, 1.0)
+    sign = np.resize([1.0, -1.0], int(np.prod(shape[:-1]))).reshape(*shape[:-1], 1)  # rows of +1e4 and of -1e4
     mask = _random_mask(rng, shape)
     mask[..., 0] = False  # every row has a masked key ...
     mask[..., 1] = True   # ... and an allowed one
@@ -425,6 +427,21 @@ def _ca(Q, K, V, mask=None, *, scale=None, axis=-1, T=False):
     return weights @ V, weights
 
 
+def _ca_softmax_variant(X_q, X_kv, W_q, W_k, W_v, mask=None, *, softmax):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ _sw(K) / np.sqrt(Q.shape[-1])
+    weights = softmax(scores, np.ones(scores.shape, bool) if mask is None else np.broadcast_to(mask, scores.shape))
+    return weights @ V, weights
+
+
+CA_RANGE_MISTAKES = [Mistake(m.name, m.fix, partial(_ca_softmax_variant, softmax=m.impl), m.principle)
+                     for m in MASKED_SOFTMAX_RANGE_MISTAKES]
+CA_NAN_MISTAKE = Mistake("filling masked scores with -inf: a fully masked row becomes 0/0 = NaN",
+                         "keep the weights only where the mask is True: `np.where(mask, weights, 0.0)` "
+                         "turns the NaN of a fully masked row into zeros.",
+                         partial(_ca_softmax_variant, softmax=_ms_neg_inf))
+
+
 def _ca_dot_T(X_q, X_kv, W_q, W_k, W_v, mask=None):
     return _ca(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask, T=True)
 
@@ -478,7 +495,7 @@ def _ca_swapped_returns(X_q, X_kv, W_q, W_k, W_v, mask=None):
     return w, out
 
 
-CROSS_ATTENTION_MISTAKES = [
+CROSS_ATTENTION_MISTAKES = CA_RANGE_MISTAKES[1:2] + [
     Mistake("`X.T` on a batch: it reverses every axis, not just the last two",
             "transpose only the last two axes: `np.swapaxes(K, -1, -2)` (or use "
             "`attnlab.scaled_dot_product_attention`).", _ca_dot_T),
@@ -508,7 +525,7 @@ CROSS_ATTENTION_MISTAKES = [
             "return both: `return output, weights`.", _ca_output_only),
     Mistake("returning (weights, output) in the wrong order",
             "return `output, weights`, in that order.", _ca_swapped_returns),
-]
+] + [CA_NAN_MISTAKE] + CA_RANGE_MISTAKES[::2]
 
 
 def _ca_case(rng, batch, Lq, Lk, Dq, Dkv, Dk, Dv, mask=None, why=""):
@@ -545,7 +562,17 @@ def _ca_masked_cases(hidden: bool) -> list[Case]:
                  why="one query with no key to attend to: zero weights and a zero output"),
         _ca_case(rng, (B,), 3, 5, 4, 6, 3, 2, mask=_masks.padding_mask(lengths, 5)[:, None, :],
                  why="a padding mask (B, 1, Lk) on the keys"),
+        _ca_range_case(rng, 3 if hidden else 2, 4, 3),
     ]
+
+
+def _ca_range_case(rng, Lq, Lk, Dv):
+    """Scores of +-1e4 whose masked keys hold the row's largest score: X_q holds the scores,
+    W_q = I, X_kv = I and W_k = √Dk I (Dq = Dkv = Dk = Lk), so Q Kᵀ / √Dk = X_q."""
+    ms = _ms_range_case(rng, (Lq, Lk))
+    scores, mask = ms.args
+    args = (scores, np.eye(Lk), np.eye(Lk), np.sqrt(Lk) * np.eye(Lk), rng.normal(size=(Lk, Dv)))
+    return Case(args, {"mask": mask}, why="scores of +-1e4, masked keys holding each row's largest score")
 
 
 def check_cross_attention(cross_attention, hidden: bool = False) -> None:

@@ -633,7 +633,7 @@ def _sd_mask_cases(hidden: bool) -> list[Case]:
 def _sd_range_case(rng, Lq, Lk, Dv):
     """Scores of +-1e4 (Q holds them, K = √Dk I) whose masked keys hold the row's largest score."""
     mask = _partial_mask(rng, (Lq, Lk))
-    sign = np.where(rng.random((Lq, 1)) < 0.5, -1.0, 1.0)
+    sign = np.resize([1.0, -1.0], Lq).reshape(Lq, 1)  # rows of +1e4 and of -1e4
     Q = np.where(mask, sign * 1e4 + rng.normal(size=(Lq, Lk)) * 2, 3e4)
     K = np.sqrt(Lk) * np.eye(Lk)  # Dk = Lk: Q Kᵀ / √Dk = Q
     return Case((Q, K, rng.normal(size=(Lk, Dv))), {"mask": mask},
