@@ -33,9 +33,29 @@ class Uncatalogued(Wrong):
     kind: str = ""  # the learner's kind of mistake: "fixed-rank", "two at once", "torch/numpy", ...
 
     def names_it(self, message: str) -> bool:
-        """The message mentions one of ``words`` (no words: nothing to require)."""
-        low = message.lower()
+        """What the message says about the answer (:func:`diagnosis`) mentions one of ``words``
+        (no words: nothing to require)."""
+        low = diagnosis(message).lower()
         return not self.words or any(w.lower() in low for w in self.words)
+
+
+_PROBLEM_STARTS = (": your ", ": the ", ": item ")
+
+
+def diagnosis(message: str) -> str:
+    """A check's message without what would match any word by accident: the description of the
+    input (``On X of shape (2, 3), mask=... (why):``) and the exercise's own name (``masked_softmax``
+    holds "mask" and "max", ``decode_with_cache`` holds "cache")."""
+    lines = message.splitlines()
+    exercise = lines[0].split()[0] if lines and lines[0].split() else ""
+    out = []
+    for line in lines:
+        if line.startswith("On "):
+            starts = [line.find(p) for p in _PROBLEM_STARTS + (f": {exercise} ",) if p in line]
+            line = line[min(starts) + 2:] if starts else ""
+        out.append(line)
+    text = "\n".join(out)
+    return text.replace(exercise, "") if exercise else text
 
 
 def U(solution: str, code: str, fails: tuple[str, ...] | str, label: str, *, words: tuple[str, ...] | str = (),

@@ -71,7 +71,7 @@ def softmax(x, axis=-1):
 def softmax(x, axis=-1):
     e = np.exp(x)
     return e / np.sum(e, axis=0, keepdims=True)
-''', ("test_softmax", "test_softmax_stable"), "axis 0 and no max subtraction", words=("axis", "max"),
+''', ("test_softmax", "test_softmax_stable"), "axis 0 and no max subtraction", words=("axis", "max subtraction"),
       kind="two at once"),
     U("softmax", '''
 def softmax(x, axis=-1):
@@ -91,7 +91,7 @@ def softmax(x, axis=-1):
     shifted = x - np.min(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
-''', "test_softmax_stable", "shifts by the minimum", words=("max", "overflow", "stable"), kind="range"),
+''', "test_softmax_stable", "shifts by the minimum", needs_layer=True, words=("max subtraction", "maximum", "overflow", "stable"), kind="range"),
 
     U("mix_tokens", '''
 def mix_tokens(X):

@@ -33,7 +33,7 @@ def attend(q, K, V):
     e = np.exp(K @ q)
     weights = e / e.sum()
     return weights @ V, weights
-''', ("test_attend", "test_attend_sharp"), "no scaling and no max subtraction", needs_layer=True, words=("scal", "max"),
+''', ("test_attend", "test_attend_sharp"), "no scaling and no max subtraction", needs_layer=True, words=("scal", "max subtraction"),
       kind="two at once"),
 
     U("score_variance", '''
@@ -73,7 +73,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     total = e.sum(axis=-1, keepdims=True)
     weights = e / np.where(total > 0, total, 1.0)
     return weights @ V, weights
-''', "test_sdpa", "masked softmax without max subtraction", accepted="check_sdpa", words=("max", "overflow", "stable", "large"),
+''', "test_sdpa", "masked softmax without max subtraction", accepted="check_sdpa", words=("max subtraction", "maximum", "overflow", "stable", "large scores"),
       kind="range"),
     U("scaled_dot_product_attention", '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
@@ -84,7 +84,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     total = e.sum(axis=-1, keepdims=True)
     weights = e / np.where(total > 0, total, 1.0)
     return weights @ V, weights
-''', "test_sdpa_mask", "shifted by a maximum over the masked keys too", accepted="check_sdpa_mask", words=("max", "mask"), kind="range"),
+''', "test_sdpa_mask", "shifted by a maximum over the masked keys too", needs_layer=True, words=("masked keys", "maximum"), kind="range"),
     U("scaled_dot_product_attention", '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
     weights = attnlab.masked_softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1]),
@@ -133,5 +133,5 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
         scores = np.where(np.swapaxes(mask, -1, -2), scores, -np.inf)
     weights = attnlab.masked_softmax(scores, np.isfinite(scores))
     return weights @ V, weights
-''', "test_sdpa_mask", "the mask transposed (on the query axis)", needs_layer=True, words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+''', "test_sdpa_mask", "the mask transposed (on the query axis)", needs_layer=True, words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
 ]

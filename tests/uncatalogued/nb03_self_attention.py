@@ -33,7 +33,7 @@ def self_attention(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
     A = attnlab.softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(X.shape[-2]), axis=-1)
     return A @ V, A
-''', "test_self_attention", "scaled by sqrt(L)", needs_layer=True, words=("scal", "sqrt"), kind="constant"),
+''', "test_self_attention", "scaled by sqrt(L)", words=("scal", "sqrt"), kind="constant"),
     U("self_attention", '''
 import torch
 def self_attention(X, W_q, W_k, W_v):
@@ -69,7 +69,7 @@ def append_ones(X):
     U("absorb_bias", '''
 def absorb_bias(W, b):
     return np.vstack([W, np.ones_like(b)])
-''', "test_absorb_bias", "a row of ones instead of b", words=("bias", "b "), kind="value"),
+''', "test_absorb_bias", "a row of ones instead of b", needs_layer=True, words=("bias", "b "), kind="value"),
     U("absorb_bias", '''
 import torch
 def absorb_bias(W, b):
@@ -108,7 +108,7 @@ class SelfAttention(nn.Module):
             mask = torch.as_tensor(mask).transpose(-1, -2)
         A = at.masked_softmax(scores, mask)
         return A @ V, A
-''', "test_self_attention_module_mask", "the mask on the query axis", words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+''', "test_self_attention_module_mask", "the mask on the query axis", words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("SelfAttention", '''
 class SelfAttention(nn.Module):
     def __init__(self, d_in, d_k, d_v, bias=False):

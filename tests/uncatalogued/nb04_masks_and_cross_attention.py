@@ -25,13 +25,13 @@ def padding_mask(lengths, Lk):
 def padding_mask(lengths, Lk):
     lengths = np.asarray(lengths)
     return np.arange(Lk)[None, :] < lengths[:, None] - 1
-''', "test_padding_mask", "one real token short (j < lengths[b] - 1)", words=("shift", "off by one", "length"),
+''', "test_padding_mask", "one real token short (j < lengths[b] - 1)", needs_layer=True, words=("shift", "off by one", "length"),
       kind="off-by-one"),
     U("padding_mask", '''
 def padding_mask(lengths, Lk):
     lengths = np.asarray(lengths)
     return np.arange(1, Lk + 1)[None, :] < lengths[:, None]
-''', "test_padding_mask", "positions counted from 1", words=("shift", "off by one", "length"), kind="off-by-one"),
+''', "test_padding_mask", "positions counted from 1", needs_layer=True, words=("shift", "off by one", "length"), kind="off-by-one"),
     U("padding_mask", '''
 def padding_mask(lengths, Lk):
     mask = np.zeros((len(lengths), max(lengths)), dtype=bool)
@@ -45,7 +45,7 @@ def masked_softmax(scores, mask):
     e = np.exp(np.asarray(scores, dtype=float)) * mask
     total = e.sum(axis=-1, keepdims=True)
     return e / np.where(total > 0, total, 1.0)
-''', "test_masked_softmax", "not stable (no max subtraction)", words=("max", "overflow", "stable", "large"),
+''', "test_masked_softmax", "not stable (no max subtraction)", needs_layer=True, words=("max subtraction", "maximum", "overflow", "stable", "large scores"),
       kind="range"),
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
@@ -53,7 +53,7 @@ def masked_softmax(scores, mask):
     e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * mask
     total = e.sum(axis=-1, keepdims=True)
     return e / np.where(total > 0, total, 1.0)
-''', "test_masked_softmax", "shifted by a maximum over the masked keys too", words=("max", "mask"),
+''', "test_masked_softmax", "shifted by a maximum over the masked keys too", needs_layer=True, words=("masked keys", "maximum"),
       kind="range"),
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
@@ -96,7 +96,7 @@ def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     if mask is not None:
         mask = np.swapaxes(mask, -1, -2)
     return attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)
-''', "test_cross_attention_masked", "the mask on the query axis", words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+''', "test_cross_attention_masked", "the mask on the query axis", needs_layer=True, words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("cross_attention", '''
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     output, weights = attnlab.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, mask)

@@ -41,7 +41,7 @@ def merge_heads(X):
     U("merge_heads", '''
 def merge_heads(X):
     return np.concatenate(X, axis=-1)
-''', "test_merge_heads", "concatenates over the batch, not the heads", words=("batch axis", "leading axes", "head"),
+''', "test_merge_heads", "concatenates over the batch, not the heads", needs_layer=True, words=("batch axis", "leading axes", "head"),
       kind="fixed-rank"),
     U("merge_heads", '''
 def merge_heads(X):
@@ -67,7 +67,7 @@ def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
         mask = np.swapaxes(mask, -1, -2)
     Z, weights = attnlab.scaled_dot_product_attention(Q, K, V, mask)
     return attnlab.merge_heads(Z) @ W_o, weights
-''', "test_multi_head_attention_masked", "the mask on the query axis", words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+''', "test_multi_head_attention_masked", "the mask on the query axis", words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("multi_head_attention", '''
 def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
     Q = attnlab.split_heads(X_q @ W_q, num_heads)
@@ -129,7 +129,7 @@ def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
             mask = torch.as_tensor(mask).transpose(-1, -2)
         Z, weights = at.scaled_dot_product_attention(Q, K, V, mask)
         return self.W_o(at.merge_heads(Z)), weights
-''', "test_mha_module_bias_mask", "the mask on the query axis", needs_layer=True, words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+''', "test_mha_module_bias_mask", "the mask on the query axis", needs_layer=True, words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("mha_module", _MHA_INIT + '''
     def forward(self, X_q, X_kv, mask=None):
         H = self.num_heads

@@ -13,14 +13,14 @@ def gaussian_attention_weights(x_query, x_keys, bandwidth):
     xq = torch.as_tensor(x_query, dtype=torch.float64)
     xk = torch.as_tensor(x_keys, dtype=torch.float64)
     return torch.softmax(-(xq[:, None] - xk[None, :])**2 / (2 * bandwidth**2), dim=-1)
-''', "test_gaussian_weights", "in torch, a tensor back", accepted="check_gaussian_attention_weights", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_gaussian_weights", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("gaussian_attention_weights", '''
 def gaussian_attention_weights(x_query, x_keys, bandwidth):
     diff = np.asarray(x_query, dtype=float)[:, None] - np.asarray(x_keys, dtype=float)[None, :]
     e = np.exp(-diff**2 / (2 * bandwidth**2))
     return e / e.sum(axis=0, keepdims=True)
 ''', ("test_gaussian_weights", "test_gaussian_weights_stable"), "no max subtraction and over the queries",
-      words=("axis", "queries", "max"), kind="two at once"),
+      words=("axis", "over the queries", "max subtraction"), kind="two at once"),
     U("gaussian_attention_weights", '''
 def gaussian_attention_weights(x_query, x_keys, bandwidth):
     diff = np.asarray(x_query, dtype=float)[:, None] - np.asarray(x_keys, dtype=float)[None, :]
@@ -44,7 +44,7 @@ import torch
 def nadaraya_watson(x_query, x_keys, y_values, bandwidth):
     weights = attnlab.gaussian_attention_weights(x_query, x_keys, bandwidth)
     return torch.from_numpy(weights @ np.asarray(y_values, dtype=float))
-''', "test_nadaraya_watson", "a tensor back", accepted="check_nadaraya_watson", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_nadaraya_watson", "a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
 
     U("fit_bandwidth", '''
 def fit_bandwidth(x, y, candidates):
@@ -66,7 +66,7 @@ def fit_bandwidth(x, y, candidates):
         w = attnlab.masked_softmax(-(x[:, None] - x[None, :])**2 / (2 * sigma**2), others)
         errors.append(np.mean((w @ y - y)**2))
     return candidates[int(np.argmin(errors))]
-''', "test_fit_bandwidth_candidates", "errors of the sorted candidates, index into the unsorted",
+''', "test_fit_bandwidth_candidates", "errors of the sorted candidates, index into the unsorted", needs_layer=True,
       words=("order", "candidate", "sort"), kind="order"),
 
     U("kernel_ridge", '''
@@ -80,7 +80,7 @@ def kernel_ridge_predict(x_query, x_train, alpha, bandwidth):
     K = np.exp(-(np.asarray(x_query, dtype=float)[:, None] - np.asarray(x_train, dtype=float)[None, :])**2
                / (2 * bandwidth**2))
     return K @ np.asarray(alpha, dtype=float)
-''', "test_kernel_ridge_fit", "no ridge and no 1/2 in the fit", words=("reg", "ridge", "1/2", "2σ"),
+''', "test_kernel_ridge_fit", "no ridge and no 1/2 in the fit", needs_layer=True, words=("reg", "ridge", "1/2", "2σ"),
       kind="two at once"),
     U("kernel_ridge", '''
 import torch
@@ -94,7 +94,7 @@ def kernel_ridge_predict(x_query, x_train, alpha, bandwidth):
     K = np.exp(-(np.asarray(x_query, dtype=float)[:, None] - np.asarray(x_train, dtype=float)[None, :])**2
                / (2 * bandwidth**2))
     return torch.from_numpy(K) @ torch.as_tensor(alpha, dtype=torch.float64)
-''', "test_kernel_ridge_predict", "predict returns a tensor", accepted="check_kernel_ridge_predict", words=("tensor", "torch", "numpy"),
+''', "test_kernel_ridge_predict", "predict returns a tensor", words=("tensor", "torch", "numpy"),
       kind="torch/numpy"),
     U("kernel_ridge", '''
 def kernel_ridge_fit(x, y, bandwidth, reg):
@@ -162,5 +162,5 @@ def linear_attention_recurrent(Q, K, V, feature_map):
         q = torch.as_tensor(phi_Q[t])
         outputs.append(q @ S / (q @ z))
     return torch.stack(outputs)
-''', "test_linear_attention_recurrent", "a tensor back", accepted="check_linear_attention_recurrent", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_linear_attention_recurrent", "a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
 ]

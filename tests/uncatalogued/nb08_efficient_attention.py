@@ -52,7 +52,7 @@ def merge_softmax_stats(m_a, l_a, acc_a, m_b, l_b, acc_b):
     safe = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     a, b = torch.exp(m_a - safe), torch.exp(m_b - safe)
     return m, a * l_a + b * l_b, a[..., None] * acc_a + b[..., None] * acc_b
-''', "test_merge_softmax_stats", "in torch, tensors back", accepted="check_merge_softmax_stats", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_merge_softmax_stats", "in torch, tensors back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("merge_softmax_stats", '''
 def merge_softmax_stats(m_a, l_a, acc_a, m_b, l_b, acc_b):
     m = np.maximum(m_a, m_b)
@@ -96,10 +96,10 @@ def online_softmax_update(m, l, acc, scores, V_tile):
     U("tiled_attention", _tiled(scores=_S.replace("np.sqrt(Dk)", "np.sqrt(Dv)")),
       "test_tiled_attention", "scaled by sqrt(Dv)", needs_layer=True, words=("scal", "sqrt"), kind="constant"),
     U("tiled_attention", _tiled(visible="np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None] + 1"),
-      "test_tiled_attention_causal", "the causal mask one key ahead inside the diagonal tile",
+      "test_tiled_attention_causal", "the causal mask one key ahead inside the diagonal tile", needs_layer=True,
       words=("causal", "diagonal", "future"), kind="off-by-one"),
     U("tiled_attention", _tiled().replace("logsumexp[..., i0:i1] = m + np.log(l)", "logsumexp[..., i0:i1] = m + np.log(l) / np.sqrt(Dk)"),
-      "test_tiled_attention", "log(l) scaled again by 1/sqrt(Dk)", words=("logsumexp",), kind="constant"),
+      "test_tiled_attention", "log(l) scaled again by 1/sqrt(Dk)", needs_layer=True, words=("log(l)", "constant factor", "scaled"), kind="constant"),
     U("tiled_attention", _tiled().replace("        output[..., i0:i1, :] = acc / l[..., None]\n",
                                           "        output[..., i0:i1, :] = acc / l[..., None]\n"
                                           "        Q[..., i0:i1, :] = 0.0\n"),
@@ -110,7 +110,7 @@ import torch
 def weights_from_logsumexp(Q, K, logsumexp):
     Q, K, lse = (torch.as_tensor(a, dtype=torch.float64) for a in (Q, K, logsumexp))
     return torch.exp(Q @ K.transpose(-1, -2) / Q.shape[-1] ** 0.5 - lse[..., None])
-''', "test_weights_from_logsumexp", "in torch, a tensor back", accepted="check_weights_from_logsumexp", words=("tensor", "torch", "numpy"),
+''', "test_weights_from_logsumexp", "in torch, a tensor back", words=("tensor", "torch", "numpy"),
       kind="torch/numpy"),
     U("weights_from_logsumexp", '''
 def weights_from_logsumexp(Q, K, logsumexp):

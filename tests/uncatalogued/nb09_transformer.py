@@ -146,7 +146,7 @@ def sinusoidal_positional_encoding(L, D):
         X = X + self.linear2(torch.relu(self.linear1(self.norm2(X))))
         return X, weights
 ''', "test_encoder_layer_mask", "the padding mask on the query axis (mask[:, None, :, None])", needs_layer=True,
-      words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+      words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("TransformerEncoderLayer", _ENC_INIT + '''
     def forward(self, X, mask=None):
         attn_mask = None if mask is None else mask[:, None, None, :]
@@ -172,7 +172,7 @@ def sinusoidal_positional_encoding(L, D):
       "the causal mask transposed (attends to the future)", words=("causal", "future", "transpose"),
       kind="transpose"),
     U("TransformerDecoderLayer", _dec(cross_mask="None if memory_mask is None else memory_mask[:, None, :, None]"),
-      "test_decoder_layer_mask", "the source mask on the query axis", needs_layer=True, words=("query axis", "queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
+      "test_decoder_layer_mask", "the source mask on the query axis", needs_layer=True, words=("query axis", "along the queries", "wrong axis", "transposed mask", "mask transposed"), kind="mask axis"),
     U("TransformerDecoderLayer", _DEC_INIT + '''
     def forward(self, X, memory, memory_mask=None):
         Lt = X.shape[1]
@@ -199,7 +199,7 @@ def sinusoidal_positional_encoding(L, D):
 ''', "test_decoder_layer", "the memory normalised by norm2 too", words=("memory", "norm"), kind="extra step"),
 
     U("decode_with_cache", _decode(cache="0"), "test_decode_with_cache_positions",
-      "one KV cache shared by every layer", words=("cache", "layer"), kind="cache"),
+      "one KV cache shared by every layer", needs_layer=True, words=("cache", "layer"), kind="cache"),
     U("decode_with_cache", _decode(kv_from="X"), "test_decode_with_cache",
       "K/V cached from the un-normalised stream", needs_layer=True, words=("norm",), kind="cache"),
     U("decode_with_cache", _decode(attend="(torch.softmax(at.split_heads(attn.W_q(h), H) @ at.split_heads(k, H)"
@@ -227,5 +227,5 @@ def decode_with_cache(model, src, src_mask, max_len):
 ''', ("test_decode_with_cache", "test_decode_with_cache_positions"), "no cache: the whole prefix recomputed",
       words=("cache", "recomput"), kind="mechanism"),
     U("decode_with_cache", _decode().replace("for t in range(max_len):", "for t in range(max_len - 1):"),
-      "test_decode_with_cache", "one step short", words=("max_len", "has shape", "steps"), kind="off-by-one"),
+      "test_decode_with_cache", "one step short", needs_layer=True, words=("max_len", "has shape", "steps"), kind="off-by-one"),
 ]

@@ -104,7 +104,7 @@ def spatial_self_attention(X, W_q, W_k, W_v):
     Q, K, V = T @ W_q, T @ W_k, T @ W_v
     A = attnlab.softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(W_v.shape[1]), axis=-1)
     return attnlab.tokens_to_image(A @ V, H, W), A
-''', "test_spatial_self_attention", "scaled by sqrt(Dv)", needs_layer=True, words=("scal", "sqrt"), kind="constant"),
+''', "test_spatial_self_attention", "scaled by sqrt(Dv)", words=("scal", "sqrt"), kind="constant"),
     U("spatial_self_attention", '''
 def spatial_self_attention(X, W_q, W_k, W_v):
     H, W = X.shape[-2:]
