@@ -313,7 +313,8 @@ def _mha_cases(hidden: bool) -> list[Case]:
                 _mha_case(rng, 1, 2, 7, 16, 4)]
     return [_mha_case(rng, 2, 3, 5, 8, 2),
             _mha_case(rng, 1, 4, 4, 8, 4, self_attention=True, why="self-attention, 4 heads of width 2"),
-            _mha_case(rng, 3, 2, 6, 12, 3)]
+            _mha_case(rng, 3, 2, 6, 12, 3),
+            _mha_case(rng, 1, 1, 3, 9, 3, why="B=1, one query token, D=9 (odd), 3 heads of width 3")]
 
 
 def _mha_masked_cases(hidden: bool) -> list[Case]:
@@ -477,7 +478,8 @@ def _module_cases(hidden: bool) -> list[Case]:
     rng = case_rng(155 if hidden else 55, hidden)
     if hidden:
         return [_module_case(rng, 2, 4, 2, 12, 3), _module_case(rng, 1, 3, 6, 8, 2)]
-    return [_module_case(rng, 2, 3, 5, 8, 2), _module_case(rng, 3, 4, 2, 12, 4)]
+    return [_module_case(rng, 2, 3, 5, 8, 2), _module_case(rng, 3, 4, 2, 12, 4),
+            _module_case(rng, 1, 1, 3, 9, 3, why="B=1, one query token, d_model=9 (odd), 3 heads of width 3")]
 
 
 def _module_bias_cases(hidden: bool) -> list[Case]:
