@@ -319,3 +319,110 @@ def test_the_trusted_grader_names_relations_from_the_outcome_alone():
     wrong = Outcome(value=attnlab.softmax(*case.args, **case.kwargs) + 0.5)  # what came back from the sandbox
     message = spec.judge(0, wrong)
     assert "exact relation to the right answer" in message and "plus a constant 0.5" in message
+
+
+# --- relations added for the unnamed corpus entries (shift, cut, integer, axes, scale, Aᵀ V, residual) ---
+
+def test_an_off_by_one_position_is_named_and_not_claimed_elsewhere():
+    lengths = np.array([2, 5, 1])
+    one_short = np.arange(5)[None, :] < lengths[:, None] - 1
+    found = _relation(attnlab.padding_mask, [lengths, 5], one_short, arg_names=("lengths", "Lk"))
+    assert found is not None and found.kind == "shift-index" and "axis 1" in found.message
+    ahead = np.arange(5)[None, :] <= np.arange(3)[:, None] + 1  # j <= i + 1
+    assert _relation(attnlab.causal_mask, [3, 5], ahead, arg_names=("Lq", "Lk")).kind == "shift-index"
+    # one wrong entry is no shift
+    wrong = attnlab.padding_mask(lengths, 5).copy()
+    wrong[1, 0] = False
+    found = _relation(attnlab.padding_mask, [lengths, 5], wrong, arg_names=("lengths", "Lk"))
+    assert found is None or found.kind != "shift-index"
+
+
+def test_one_entry_too_few_or_too_many_along_an_axis_is_named():
+    x = _rng(20).normal(size=(3, 6))
+    right = attnlab.softmax(x)
+    found = _relation(attnlab.softmax, [x], right[:, :-1], arg_names=("x",))
+    assert found is not None and found.kind == "cut" and "last" in found.message and "axis 1" in found.message
+    found = _relation(attnlab.softmax, [x], np.concatenate([right, right[:, :1]], axis=1), arg_names=("x",))
+    assert found is not None and found.kind == "cut" and "extra" in found.message
+    # a short answer whose values are not the right ones
+    assert _relation(attnlab.softmax, [x], right[:, 1:] + 0.1, arg_names=("x",)) is None
+
+
+def test_an_integer_array_of_truncated_values_is_named():
+    x = _rng(21).normal(size=(4, 4)) * 3
+    ident = lambda x: np.asarray(x, dtype=float) * 1.0  # noqa: E731
+    found = _relation(ident, [x], np.trunc(x).astype(int), arg_names=("x",))
+    assert found is not None and found.kind == "integer" and "toward zero" in found.message
+    assert _relation(ident, [x], np.round(x).astype(int), arg_names=("x",)).kind == "integer"
+    # integers that are not the right values cut or rounded: nothing claimed
+    wrong = np.trunc(x).astype(int)
+    wrong[0, 0] += 5
+    assert _relation(ident, [x], wrong, arg_names=("x",)) is None
+
+
+def test_code_that_needs_a_leading_axis_is_named_with_a_probe():
+    def two_d_only(x):
+        z = np.exp(x - x.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+    x = _rng(22).normal(size=(5,))
+    got = call(two_d_only, Case((x,)))
+    assert got.error is not None
+    found = _relation(attnlab.softmax, [x], got, arg_names=("x",), probe=lambda c: call(two_d_only, c))
+    assert found is not None and found.kind == "rank" and "1-D" in found.message
+    def always_wrong(x):
+        raise ValueError("no")
+    assert _relation(attnlab.softmax, [x], got, arg_names=("x",), probe=lambda c: call(always_wrong, c)) is None
+
+
+def test_scores_scaled_through_the_queries_are_named():
+    rng = _rng(23)
+    Q, K = rng.normal(size=(4, 3)), rng.normal(size=(7, 3))
+    lse = np.log(np.exp(Q @ K.T / np.sqrt(3)).sum(-1))
+    wrong = np.exp(Q @ K.T / np.sqrt(7) - lse[:, None])  # scaled by sqrt(Lk)
+    found = _relation(attnlab.weights_from_logsumexp, [Q, K, lse], wrong, arg_names=("Q", "K", "logsumexp"))
+    assert found is not None and found.kind == "scores-factor" and "√(3/7)" in found.message
+    other = np.exp(Q @ K.T / 1.234 - lse[:, None])  # a scale that is no size
+    found = _relation(attnlab.weights_from_logsumexp, [Q, K, lse], other, arg_names=("Q", "K", "logsumexp"))
+    assert found is None or found.kind != "scores-factor"
+
+
+def test_the_right_weights_applied_transposed_are_named():
+    args = _sa_args(L=4, D=6, Dk=3, Dv=5)
+    Z, A = attnlab.self_attention(*args)
+    V = args[0] @ args[3]
+    found = _relation(attnlab.self_attention, args, (A.T @ V, A), arg_names=SA_ARGS, outputs=("Z", "A"))
+    assert found is not None and found.kind == "transpose-weights" and "Aᵀ V" in found.message
+    found = _relation(attnlab.self_attention, args, (A.T @ V + 0.01, A), arg_names=SA_ARGS, outputs=("Z", "A"))
+    assert found is None or found.kind != "transpose-weights"
+
+
+def test_the_right_answer_plus_an_input_is_named():
+    x = _rng(24).normal(size=(3, 3))
+    found = _relation(attnlab.softmax, [x], attnlab.softmax(x) + x, arg_names=("x",))
+    assert found is not None and found.kind == "plus-input" and "plus x" in found.message
+    assert _relation(attnlab.softmax, [x], attnlab.softmax(x) + 0.5 * x, arg_names=("x",)) is None
+
+
+def test_errors_and_overflow_are_described_not_named():
+    from attnlab.checks._relations import describe_error, describe_overflow
+    Q, K, V, _ = _sdpa_args()
+    case = Case((Q, K, V))
+    text = describe_error(case, Outcome(error="ValueError", message="matmul: mismatch in its core dimension 0"),
+                          SDPA_ARGS)
+    assert "raised ValueError" in text and "Q (3, 8)" in text and "about shapes" in text
+    assert "about shapes" not in describe_error(case, Outcome(error="KeyError", message="'a'"), SDPA_ARGS)
+    x = np.array([[1e4, 0.0, -1e4]])
+    ref = call(attnlab.softmax, Case((x,)))
+    nan = Outcome(value=np.array([[np.nan, 0.0, 0.0]]))
+    assert "709.78" in describe_overflow(Case((x,)), nan, ref, ("x",))
+    small = np.array([[1.0, 0.0, -1.0]])  # no overflow possible: nothing said
+    assert describe_overflow(Case((small,)), nan, call(attnlab.softmax, Case((small,))), ("x",)) is None
+
+
+def test_a_check_describes_a_raised_error_without_calling_it_unknown():
+    def swapped(Q, K, V, mask=None):
+        return attnlab.softmax(K @ Q.T / np.sqrt(Q.shape[-1])) @ V
+    with pytest.raises(CheckFailure) as err:
+        check_sdpa(swapped)
+    message = str(err.value)
+    assert "raised ValueError" in message and "does not look like any mistake" not in message

@@ -674,6 +674,10 @@ class CheckSpec:
                                          outputs=self.outputs, rtol=rtol, atol=atol, f32=f32, probe=probe)
             if relation is not None:
                 general = f"Not a catalogued mistake, but an exact relation to the right answer: {relation.message}."
+            elif got.error is not None and ref.error is None and case.raises is None:
+                general = _relations.describe_error(case, got, self.arg_names)
+            elif (overflow := _relations.describe_overflow(case, got, ref, self.arg_names)) is not None:
+                general = overflow
             else:
                 general = _relations.first_difference(got, ref, self.outputs, rtol=rtol, atol=atol, f32=f32,
                                                       show_values=self.show_values)

@@ -263,6 +263,62 @@ def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, l
             return Relation("order", f"{what} {'hold' if is_ == 'are' else 'holds'} exactly the right values, "
                                      "but in a different order (or shape): an index, a reshape or a concatenation "
                                      "puts them in the wrong places")
+    found = _shift_relation(g, e, what, tol) if g.shape == e.shape else _cut_relation(g, e, what, tol)
+    return found
+
+
+def _shift_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
+    """Off by one position: away from the edge, ``g`` is ``e`` moved by one step along one axis
+    (or along two axes at once); the edge row that has no partner is not compared."""
+    axes = [a for a in range(e.ndim) if e.shape[a] >= 3]
+    for count in (1, 2):
+        for chosen in itertools.combinations(axes, count):
+            for steps in itertools.product((1, -1), repeat=count):
+                gi, ei = [slice(None)] * e.ndim, [slice(None)] * e.ndim
+                for a, s in zip(chosen, steps):
+                    gi[a], ei[a] = (slice(1, None), slice(None, -1)) if s == 1 else (slice(None, -1), slice(1, None))
+                gs, es, eg = g[tuple(gi)], e[tuple(ei)], e[tuple(gi)]
+                if es.size < 2 or _close(eg, es, tol) or not _close(gs, es, tol):
+                    continue
+                where = " and ".join(f"axis {a}" for a in chosen)
+                moves = " and ".join(f"index i{'+1' if s == 1 else '-1'} along axis {a}"
+                                     for a, s in zip(chosen, steps))
+                is_ = "are" if _core._plural(what) else "is"
+                return Relation("shift-index", f"{what} {is_} the right answer moved by one position along "
+                                               f"{where}: your entry at {moves} is the right entry at i "
+                                               "(apart from the edge, which has no partner): an off-by-one, e.g. "
+                                               "a position counted from 1, `<=` for `<`, or a `+1`/`-1` too many")
+    return None
+
+
+def _cut_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
+    """One axis too short or too long: the right values, with entries missing (or extra) at one
+    end of one axis, every other entry right."""
+    if g.ndim != e.ndim or g.ndim == 0:
+        return None
+    differ = [a for a in range(e.ndim) if g.shape[a] != e.shape[a]]
+    if len(differ) != 1:
+        return None
+    a = differ[0]
+    short, long_ = (g, e) if g.shape[a] < e.shape[a] else (e, g)
+    n, m = short.shape[a], long_.shape[a]
+    if n == 0:
+        return None
+    for end, part in (("last", slice(0, n)), ("first", slice(m - n, m))):
+        idx = [slice(None)] * e.ndim
+        idx[a] = part
+        if _close(short, long_[tuple(idx)], tol):
+            k = m - n
+            is_ = "are" if _core._plural(what) else "is"
+            if short is g:
+                tail = (f"the right values with the {end} {k if k > 1 else ''} entr{'ies' if k > 1 else 'y'} "
+                        f"along axis {a} missing ({g.shape[a]} instead of {e.shape[a]}): a loop or a slice "
+                        "one step short")
+            else:
+                tail = (f"the right values with {k} extra entr{'ies' if k > 1 else 'y'} at the "
+                        f"{'end' if end == 'last' else 'start'} of axis {a} ({g.shape[a]} instead of "
+                        f"{e.shape[a]}): a loop or a slice that goes one step too far")
+            return Relation("cut", f"{what} {is_} " + tail.replace("  ", " "))
     return None
 
 
@@ -297,11 +353,105 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
         if value.ndim >= 2 and value.shape[-1] == value.shape[-2] and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("mask-axis", f"your result is the right answer with {name} transposed: the mask "
                                          "is applied along the queries instead of the keys")
+    sizes = known_sizes(case, arg_names)
+    for name, value, where in floats:  # the scores scaled: the queries (or the scores) times a size
+        if name not in _SCORE_ARGS:
+            continue
+        for c, text in _size_factors(sizes):
+            if same_as({where: value * c}):
+                return Relation("scores-factor", f"your result is the right code's answer with {name} multiplied "
+                                                 f"by {c:.6g} = {text}: the scores inside the softmax are {c:.6g} "
+                                                 "times the right ones (a scale missing, applied twice or of "
+                                                 "the wrong size)")
     for name, value, where in floats:
         if value.ndim >= 2 and value.shape[-1] != 1 and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("input-transpose", f"your result is the right code's answer on {name} transposed "
                                                f"(its last two axes exchanged): {name} is used as `{name}.T`")
     return None
+
+
+_SCORE_ARGS = ("Q", "q", "query", "queries", "scores")
+
+
+def _size_factors(sizes: dict[int, list[str]]) -> list[tuple[float, str]]:
+    """Every factor :func:`name_factor` can name: a size, its root, their inverses, and ratios."""
+    out = []
+    for size, labels in sorted(sizes.items()):
+        named = " and ".join(labels)
+        out += [(float(size), f"{size}, where {size} is {named}"), (float(np.sqrt(size)), f"√{size}, where {size} is {named}"),
+                (1 / size, f"1/{size}, where {size} is {named}"), (1 / np.sqrt(size), f"1/√{size}, where {size} is {named}")]
+    for (a, la), (b, lb) in itertools.permutations(sorted(sizes.items()), 2):
+        where = f"where {a} is {' and '.join(la)} and {b} is {' and '.join(lb)}"
+        out += [(a / b, f"{a}/{b}, {where}"), (float(np.sqrt(a / b)), f"√({a}/{b}), {where}")]
+    seen, unique = set(), []
+    for c, text in out:
+        if round(c, 12) not in seen:
+            seen.add(round(c, 12))
+            unique.append((c, text))
+    return unique
+
+
+def _tuple_relation(case: _core.Case, got: Any, exp: Any, outputs: Sequence[str], tol: _Tol) -> Relation | None:
+    """Between the items of a returned tuple: the right weights ``A`` with the output ``Aᵀ V``
+    instead of ``A V`` (``V`` recovered from the right output as ``A⁻¹ (A V)``), or the right
+    answer plus an input (a residual connection that is not there)."""
+    if not (isinstance(exp, tuple) and isinstance(got, (tuple, list)) and len(got) == len(exp) >= 2):
+        return None
+    names = list(outputs) or [f"item {i}" for i in range(len(exp))]
+    ga, ea = [_float(x) for x in got], [_float(x) for x in exp]
+    if any(x is None for x in ga + ea):
+        return None
+    for i, (gz, ez) in enumerate(zip(ga, ea)):
+        if gz.shape != ez.shape or _close(gz, ez, tol):
+            continue
+        for j, (gw, ew) in enumerate(zip(ga, ea)):
+            if j == i or ew.ndim < 2 or ew.shape[-1] != ew.shape[-2] or gw.shape != ew.shape or not _close(gw, ew, tol):
+                continue
+            if ez.shape[:-1] != ew.shape[:-1] or not np.all(np.linalg.cond(ew) < 1e8):
+                continue
+            v = np.linalg.solve(ew, ez)
+            t = ew.swapaxes(-1, -2) @ v
+            if _close(gz, t, tol) and not _close(ez, t, tol):
+                return Relation("transpose-weights", f"the {names[i]} you returned is {names[j]}ᵀ V instead of "
+                                                     f"{names[j]} V: the right {names[j]}, applied transposed "
+                                                     "(each row mixes over the queries instead of the keys)")
+    return None
+
+
+def _plus_input(case: _core.Case, g: np.ndarray, e: np.ndarray, what: str, arg_names: Sequence[str],
+                tol: _Tol) -> Relation | None:
+    for name, value, _ in _arrays(case, arg_names):
+        v = _float(value) if isinstance(value, np.ndarray) or hasattr(value, "detach") else None
+        if v is None or v.shape != e.shape or not np.any(v):
+            continue
+        for sign, word in ((1, "plus"), (-1, "minus")):
+            if _close(g, e + sign * v, tol) and not _close(g, e, tol):
+                is_ = "are" if _core._plural(what) else "is"
+                return Relation("plus-input", f"{what} {is_} the right answer {word} {name}: a residual "
+                                              f"connection ({word} the input) that the exercise does not have")
+    return None
+
+
+def describe_overflow(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, arg_names: Sequence[str]) -> str | None:
+    """NaN or inf where the answer is finite, on an input with values beyond exp's float64 range:
+    a fact about the input and exp, not a guess about the code."""
+    if got.error is not None or ref.error is not None:
+        return None
+    g, e = _float(got.value), _float(ref.value)
+    if g is None or e is None or g.shape != e.shape or not np.all(np.isfinite(e)) or np.all(np.isfinite(g)):
+        return None
+    big = 0.0
+    for _, value, _ in _arrays(case, arg_names):
+        if isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.floating):
+            finite = value[np.isfinite(value)]
+            if finite.size:
+                big = max(big, float(np.max(np.abs(finite))))
+    if big <= 709.78:
+        return None
+    return (f"Not a catalogued mistake: your result has NaN or inf where the answer is finite, and this input holds "
+            f"values up to {big:.3g} in size, while exp(x) overflows float64 to inf for x > 709.78 (and inf / inf "
+            "is NaN): if your code takes exp of anything other than the values minus the largest (allowed) value "
+            "of their row, that is where the NaN and inf come from.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,6 +492,55 @@ def _rank_relation(case: _core.Case, ref: _core.Outcome, reference: Callable, pr
                             "(index from the end, `swapaxes(-1, -2)` instead of `.T`, `@` instead of `np.dot`)")
 
 
+def _leading_axis_relation(case: _core.Case, ref: _core.Outcome, reference: Callable, probe: Callable,
+                           tol: _Tol) -> Relation | None:
+    """The code raised on this case, but is right on the same case with a leading axis of size 1
+    added to every array (where the reference treats that axis as a batch): it assumes more axes."""
+    arrays = [w for w, a in list(enumerate(case.args)) + list(case.kwargs.items())
+              if isinstance(a, np.ndarray) and a.ndim >= 1 and a.dtype != object]
+    if not arrays:
+        return None
+    get = lambda w: case.args[w] if isinstance(w, int) else case.kwargs[w]  # noqa: E731
+    bigger = _replaced(case, {w: get(w)[None] for w in arrays})
+    right = _core.call(reference, bigger)
+    if right.error is not None or isinstance(ref.value, tuple):
+        return None
+    if not _core.matches(right.value, np.asarray(ref.value)[None], rtol=tol.rtol, atol=tol.atol, f32=tol.f32):
+        return None
+    mine = probe(bigger)
+    if mine.error is not None or not _core.matches(mine.value, right.value, rtol=tol.rtol, atol=tol.atol,
+                                                   f32=tol.f32, like=right.value):
+        return None
+    ndims = sorted({get(w).ndim for w in arrays})
+    return Relation("rank", f"your code assumes more axes than this input has: it raised on "
+                            f"{'/'.join(map(str, ndims))}-D input, and is right on the same input with a "
+                            "leading axis of size 1 added; index from the end (`axis=-1`, `shape[-1]`) so "
+                            "that it works for any number of axes")
+
+
+_SHAPE_WORDS = ("broadcast", "core dimension", "cannot reshape", "must match the size", "out of bounds for",
+                "shape", "size of tensor", "dimension", "mat1 and mat2", "axis")
+
+
+def describe_error(case: _core.Case, got: _core.Outcome, arg_names: Sequence[str]) -> str | None:
+    """What a raised error is, in words that hold: its type, the input that triggers it, and
+    whether the library's message is about shapes. Not a relation: a description."""
+    if got.error is None or got.error in ("NotImplementedError", "NameError"):
+        return None
+    shapes = ", ".join(f"{n} {tuple(v.shape)}" for n, v, _ in _arrays(case, arg_names)
+                       if hasattr(v, "shape") and getattr(v, "ndim", 0) >= 1)
+    text = (f"Not a catalogued mistake: your code raised {got.error} on this input"
+            + (f" ({shapes})" if shapes else "") + ", where the right code returns an answer")
+    if any(w in got.message.lower() for w in _SHAPE_WORDS):
+        text += (". The error is about shapes: a step of your code combines axes whose sizes do not fit on "
+                 "this input (code that passes on inputs where those sizes happen to be equal, or "
+                 "that have another number of axes, can fail on this one); run your function on this input to find that "
+                 "step, and write the shape of each operand next to it")
+    else:
+        text += ". Run your function on this input to see the line that raises"
+    return text + "."
+
+
 # ---------------------------------------------------------------------------------------------
 # The entry points
 
@@ -360,14 +559,21 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
     try:
         if got.error is not None or got.mutated:
             if got.error is not None and probe is not None:
-                return _rank_relation(case, ref, reference, probe, tol)
+                return (_rank_relation(case, ref, reference, probe, tol)
+                        or _leading_axis_relation(case, ref, reference, probe, tol))
             return None
         found = _input_relations(case, got, ref, reference, arg_names, tol)
+        if found is None:
+            found = _integer_relation(got.value, ref.value, outputs)
+        if found is None:
+            found = _tuple_relation(case, got.value, ref.value, outputs, tol)
         if found is None:
             sizes = known_sizes(case, arg_names)
             pairs = _pairs(got.value, ref.value, outputs, tol)
             for what, g, e in pairs:
                 found = _output_relation(g, e, what, sizes, tol)
+                if found is None and g.shape == e.shape and np.all(np.isfinite(g)) and np.all(np.isfinite(e)):
+                    found = _plus_input(case, g, e, what, arg_names, tol)
                 if found is not None:
                     break
         if found is None and probe is not None:
@@ -375,6 +581,33 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
     except Exception:  # a relation that cannot even be tried does not hold
         return None
     return found
+
+
+def _integer_relation(got: Any, exp: Any, outputs: Sequence[str]) -> Relation | None:
+    """An integer array where the answer has decimals: exactly the right values rounded toward
+    zero (an int array written into) or to the nearest integer."""
+    items = list(zip(outputs or [f"item {i}" for i in range(len(exp))], got, exp)) \
+        if isinstance(exp, tuple) and isinstance(got, (tuple, list)) and len(got) == len(exp) \
+        else [("result", got, exp)]
+    for name, g, e in items:
+        dtype = getattr(g, "dtype", None)
+        if getattr(dtype, "kind", None) not in ("i", "u"):
+            continue
+        ea = _float(e)
+        if ea is None or np.asarray(e).dtype.kind != "f" or not np.all(np.isfinite(ea)) or np.array_equal(ea, np.round(ea)):
+            continue
+        ga = _float(g)
+        if ga is None or ga.shape != ea.shape:
+            continue
+        what = "your result" if name == "result" else f"the {name} you returned"
+        for how, done in (("with the decimals cut off (rounded toward zero)", np.trunc(ea)),
+                          ("rounded to whole numbers", np.round(ea))):
+            if np.array_equal(ga, done):
+                return Relation("integer", f"{what} is an integer array ({dtype}): the right values {how}; "
+                                           "the array it is written into (or computed from) has an integer "
+                                           "dtype, e.g. `np.zeros(..., dtype=int)`, or an integer input: "
+                                           "make it a float array")
+    return None
 
 
 def _pairs(got: Any, exp: Any, outputs: Sequence[str], tol: _Tol) -> list[tuple[str, np.ndarray, np.ndarray]]:
