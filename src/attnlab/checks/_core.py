@@ -674,7 +674,8 @@ class CheckSpec:
                                          outputs=self.outputs, rtol=rtol, atol=atol, f32=f32, probe=probe)
             if relation is not None:
                 general = f"Not a catalogued mistake, but an exact relation to the right answer: {relation.message}."
-            elif got.error is not None and ref.error is None and case.raises is None:
+            elif (got.error is not None and got.error not in CheckRaised.names and ref.error is None
+                  and case.raises is None):  # the learner's own exception, described
                 general = _relations.describe_error(case, got, self.arg_names)
             elif (overflow := _relations.describe_overflow(case, got, ref, self.arg_names)) is not None:
                 general = overflow
