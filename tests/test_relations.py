@@ -426,3 +426,17 @@ def test_a_check_describes_a_raised_error_without_calling_it_unknown():
         check_sdpa(swapped)
     message = str(err.value)
     assert "raised ValueError" in message and "does not look like any mistake" not in message
+
+
+def test_keys_left_out_are_named():
+    Q, K, V, _ = _sdpa_args(Lq=3, Lk=7, Dk=4, Dv=2, seed=25)
+    keep = [0, 1, 3, 4, 6]  # keys 2 and 5 left out (a tile one key short)
+    wrong = attnlab.scaled_dot_product_attention(Q, K[keep], V[keep])[0]
+    found = _relation(lambda Q, K, V: attnlab.scaled_dot_product_attention(Q, K, V)[0], [Q, K, V], wrong,
+                      arg_names=("Q", "K", "V"))
+    assert found is not None and found.kind == "keys-left-out" and "2, 5" in found.message
+    # a mixture that is no subset of the keys: nothing claimed
+    other = 0.5 * wrong + 0.5 * attnlab.scaled_dot_product_attention(Q, K, V)[0]
+    found = _relation(lambda Q, K, V: attnlab.scaled_dot_product_attention(Q, K, V)[0], [Q, K, V], other,
+                      arg_names=("Q", "K", "V"))
+    assert found is None or found.kind != "keys-left-out"

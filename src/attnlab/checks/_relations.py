@@ -363,6 +363,9 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
                                                  f"by {c:.6g} = {text}: the scores inside the softmax are {c:.6g} "
                                                  "times the right ones (a scale missing, applied twice or of "
                                                  "the wrong size)")
+    found = _keys_left_out(case, args, same_as)
+    if found is not None:
+        return found
     for name, value, where in floats:
         if value.ndim >= 2 and value.shape[-1] != 1 and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("input-transpose", f"your result is the right code's answer on {name} transposed "
@@ -371,6 +374,36 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
 
 
 _SCORE_ARGS = ("Q", "q", "query", "queries", "scores")
+_KEY_ARGS = ("K", "V", "keys", "values")
+
+
+def _keys_left_out(case: _core.Case, args: list, same_as: Callable) -> Relation | None:
+    """The right code's answer on the keys (and values, and the mask's key axis) without some of
+    them: one key, two keys, or every t-th key; a range or a tile one short."""
+    kv = [(n, v, w) for n, v, w in args if n in _KEY_ARGS and isinstance(v, np.ndarray) and v.ndim >= 2]
+    if len(kv) < 2 or len({v.shape[-2] for _, v, _ in kv}) != 1:
+        return None
+    Lk = kv[0][1].shape[-2]
+    if not 2 <= Lk <= 16:
+        return None
+    masks = [(n, v, w) for n, v, w in args if isinstance(v, np.ndarray) and v.dtype == bool and v.shape[-1] == Lk]
+    subsets = [frozenset(c) for k in (1, 2) for c in itertools.combinations(range(Lk), k)]
+    subsets += [frozenset(range(s, Lk, t)) for t in range(2, Lk) for s in range(t)]
+    subsets += [frozenset(range(s, Lk - 1, t)) for t in range(2, Lk) for s in range(t)]  # the last tile whole
+    seen = set()
+    for drop in subsets:
+        if drop in seen or not drop or len(drop) >= Lk:
+            continue
+        seen.add(drop)
+        keep = [j for j in range(Lk) if j not in drop]
+        changes = {w: v[..., keep, :] for _, v, w in kv}
+        changes.update({w: v[..., keep] for _, v, w in masks})
+        if same_as(changes):
+            which = ", ".join(map(str, sorted(drop)))
+            return Relation("keys-left-out", f"your result is the right code's answer without the key{'s' if len(drop) > 1 else ''} "
+                                             f"at index {which} (of {Lk}): {'they are' if len(drop) > 1 else 'it is'} "
+                                             "left out, e.g. a range or a tile that stops one key short")
+    return None
 
 
 def _size_factors(sizes: dict[int, list[str]]) -> list[tuple[float, str]]:
