@@ -440,3 +440,24 @@ def test_keys_left_out_are_named():
     found = _relation(lambda Q, K, V: attnlab.scaled_dot_product_attention(Q, K, V)[0], [Q, K, V], other,
                       arg_names=("Q", "K", "V"))
     assert found is None or found.kind != "keys-left-out"
+
+
+def test_a_mask_mistake_with_the_softmax_over_the_wrong_axis_is_named_as_two():
+    rng = _rng(26)
+    scores = rng.normal(size=(4, 6))
+    mask = rng.random((4, 6)) < 0.6
+    mask[:, 0] = True
+    mask[0, :] = True
+    def inverted_over_queries(scores, mask):
+        blocked = np.where(mask, -np.inf, scores)
+        m = blocked.max(axis=-2, keepdims=True)
+        e = np.exp(blocked - np.where(np.isfinite(m), m, 0.0))
+        total = e.sum(axis=-2, keepdims=True)
+        return e / np.where(total > 0, total, 1.0)
+    wrong = inverted_over_queries(scores, mask)
+    found = _relation(attnlab.masked_softmax, [scores, mask], wrong, arg_names=("scores", "mask"))
+    assert found is not None and found.kind == "mask-and-axis" and "inverted" in found.message
+    # the inverted mask alone, with noise: neither relation claimed
+    noisy = attnlab.masked_softmax(scores, ~mask) + rng.normal(scale=1e-2, size=scores.shape) * ~mask
+    found = _relation(attnlab.masked_softmax, [scores, mask], noisy, arg_names=("scores", "mask"))
+    assert found is None or found.kind not in ("mask-and-axis", "mask-inverted")

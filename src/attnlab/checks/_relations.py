@@ -20,6 +20,7 @@ case, the learner's returned value and the reference, so it runs in the trusted 
 from __future__ import annotations
 
 import itertools
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -144,10 +145,17 @@ def _normalised_axis(g: np.ndarray, e: np.ndarray, tol: _Tol) -> tuple[int, int]
             both = (e > 0) & (g > 0)
             if not np.array_equal(e > 0, g > 0) or both.sum() < 2:
                 continue
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # an all-masked slice: mean of nothing
                 d = np.where(both, np.log(np.where(both, g, 1.0)) - np.log(np.where(both, e, 1.0)), np.nan)
-                fit = (np.nanmean(d, axis=a, keepdims=True) + np.nanmean(d, axis=k, keepdims=True)
-                       - np.nanmean(d, axis=(a, k), keepdims=True))
+                # d = r + c, r constant along a, c along k; alternating means fit it exactly even
+                # where entries are missing (masked), where one pass of means does not
+                r = np.nanmean(d, axis=a, keepdims=True)
+                c = np.nanmean(d - r, axis=k, keepdims=True)
+                for _ in range(200):
+                    r = np.nanmean(d - c, axis=a, keepdims=True)
+                    c = np.nanmean(d - r, axis=k, keepdims=True)
+                fit = r + c
                 rebuilt = np.where(both, e * np.exp(np.nan_to_num(fit)), 0.0)
                 rebuilt = rebuilt / np.where(rebuilt.sum(axis=k, keepdims=True) > 0,
                                              rebuilt.sum(axis=k, keepdims=True), 1.0)
@@ -338,6 +346,7 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
     floats = [(n, v, w) for n, v, w in args
               if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) and v.ndim >= 1]
     masks = [(n, v, w) for n, v, w in args if isinstance(v, np.ndarray) and v.dtype == bool]
+    sizes = known_sizes(case, arg_names)
     for (na, va, wa), (nb, vb, wb) in itertools.combinations(floats, 2):
         if va.shape == vb.shape and not np.array_equal(va, vb) and same_as({wa: vb, wb: va}):
             example = f" (e.g. `{nb} {na}ᵀ` instead of `{na} {nb}ᵀ`)" if len(na) <= 2 and len(nb) <= 2 else ""
@@ -353,7 +362,6 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
         if value.ndim >= 2 and value.shape[-1] == value.shape[-2] and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("mask-axis", f"your result is the right answer with {name} transposed: the mask "
                                          "is applied along the queries instead of the keys")
-    sizes = known_sizes(case, arg_names)
     for name, value, where in floats:  # the scores scaled: the queries (or the scores) times a size
         if name not in _SCORE_ARGS:
             continue
@@ -366,6 +374,34 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
     found = _keys_left_out(case, args, same_as)
     if found is not None:
         return found
+    for name, value, where in args:  # one head: the heads never split (and perhaps a scale)
+        if name not in _SCALARS or not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 1:
+            continue
+        if same_as({where: 1}):
+            return Relation("one-head", f"your result is the right code's answer with {name}=1: the heads are "
+                                        "never split (one attention over the full width)")
+        one = {where: 1}
+        for qn, qv, qw in floats:
+            if qn not in _SCORE_ARGS:
+                continue
+            for c, text in _size_factors(sizes):
+                if same_as({**one, qw: qv * c}):
+                    return Relation("one-head", f"your result is the right code's answer with {name}=1 and the "
+                                                f"scores multiplied by {c:.6g} = {text}: the heads are never split "
+                                                "(one attention over the full width), and the scale is not the "
+                                                "one that width needs")
+    for name, value, where in masks:  # a mask mistake and a softmax over the wrong axis
+        for change, words in ((None, f"{name} ignored"), (~value, f"{name} inverted")):
+            alt = _core.call(reference, _replaced(case, {where: change}))
+            if alt.error is not None:
+                continue
+            for what, g, e in _pairs(got.value, alt.value, (), tol):
+                if g.shape == e.shape:
+                    axes = _normalised_axis(g, e, tol)
+                    if axes is not None:
+                        return Relation("mask-and-axis", f"two mistakes at once: your result is the right code's "
+                                                         f"answer with {words}, normalised over axis {axes[0]} "
+                                                         f"instead of axis {axes[1]} (the softmax over the wrong axis)")
     for name, value, where in floats:
         if value.ndim >= 2 and value.shape[-1] != 1 and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("input-transpose", f"your result is the right code's answer on {name} transposed "
@@ -373,7 +409,7 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
     return None
 
 
-_SCORE_ARGS = ("Q", "q", "query", "queries", "scores")
+_SCORE_ARGS = ("Q", "q", "query", "queries", "scores", "X_q")
 _KEY_ARGS = ("K", "V", "keys", "values")
 
 
