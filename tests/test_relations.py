@@ -461,3 +461,16 @@ def test_a_mask_mistake_with_the_softmax_over_the_wrong_axis_is_named_as_two():
     noisy = attnlab.masked_softmax(scores, ~mask) + rng.normal(scale=1e-2, size=scores.shape) * ~mask
     found = _relation(attnlab.masked_softmax, [scores, mask], noisy, arg_names=("scores", "mask"))
     assert found is None or found.kind not in ("mask-and-axis", "mask-inverted")
+
+
+def test_one_head_is_named():
+    args = _mha_args(seed=27)
+    one = list(args)
+    one[6] = 1
+    found = _relation(attnlab.multi_head_attention, args, attnlab.multi_head_attention(*one), arg_names=MHA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "one-head" and "num_heads=1" in found.message
+    out, w = attnlab.multi_head_attention(*one)
+    found = _relation(attnlab.multi_head_attention, args, (out + 0.01, w), arg_names=MHA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is None or found.kind != "one-head"
