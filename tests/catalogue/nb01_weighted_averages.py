@@ -38,6 +38,12 @@ def weighted_average(values, weights):
 
     # softmax ---------------------------------------------------------------------------------
     Wrong("softmax", '''
+import torch
+
+def softmax(x, axis=-1):
+    return torch.softmax(torch.as_tensor(x), dim=axis)
+''', fails=("test_softmax",), message="a torch tensor returned from a numpy exercise"),
+    Wrong("softmax", '''
 def softmax(x, axis=-1):
     e = np.exp(x - np.max(x, axis=0, keepdims=True))
     return e / np.sum(e, axis=0, keepdims=True)

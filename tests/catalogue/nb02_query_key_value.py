@@ -11,6 +11,13 @@ WRONG = [
     # attend ----------------------------------------------------------------------------------
     Wrong("attend", '''
 def attend(q, K, V):
+    scores = K @ q / np.sqrt(len(q))
+    weights = np.zeros(len(K), dtype=int)
+    weights[np.argmax(scores)] = 1          # hard attention: a one-hot of the best key
+    return weights @ V, weights
+''', fails=("test_attend",), message="an integer (or boolean) array returned where the answer is floats"),
+    Wrong("attend", '''
+def attend(q, K, V):
     weights = attnlab.softmax(K @ q)
     return weights @ V, weights
 ''', fails=("test_attend",), message="no scaling"),
@@ -102,6 +109,16 @@ def score_variance(d_k, n_samples, rng):
 ''', fails=("test_score_variance_rng",), message="noise made to scatter like an estimate"),
 
     # scaled_dot_product_attention --------------------------------------------------------------
+    Wrong("scaled_dot_product_attention", '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))   # the max over every key
+    if mask is not None:
+        e = e * mask
+    total = e.sum(axis=-1, keepdims=True)
+    weights = np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return weights @ V, weights
+''', fails=("test_sdpa_mask",), message="the max subtracted over every key, masked ones too"),
     Wrong("scaled_dot_product_attention", '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
     scores = Q @ K.T / np.sqrt(Q.shape[-1])

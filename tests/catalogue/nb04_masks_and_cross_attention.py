@@ -69,6 +69,19 @@ def padding_mask(lengths, Lk):
 ''', fails=("test_padding_mask",), message="the same mask for every sequence"),
 
     # masked_softmax ----------------------------------------------------------------------------
+    # the range the contract allows: scores of 1e4, masked keys holding the row's largest score
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * mask   # the max over every key
+    total = e.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, e / np.where(total > 0, total, 1), 0.0)
+''', fails=("test_masked_softmax",), message="the max subtracted over every key, masked ones too"),
+    Wrong("masked_softmax", '''
+def masked_softmax(scores, mask):
+    e = np.where(mask, np.exp(scores), 0.0)
+    total = e.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, e / np.where(total > 0, total, 1), 0.0)
+''', fails=("test_masked_softmax",), message="without the max subtraction"),
     Wrong("masked_softmax", '''
 def masked_softmax(scores, mask):
     return attnlab.softmax(scores) * mask
@@ -112,6 +125,29 @@ def masked_softmax(scores, mask):
 ''', fails=("test_masked_softmax", "test_masked_softmax_fully_masked"), message="changed its input arrays in place"),
 
     # cross_attention ---------------------------------------------------------------------------
+    Wrong("cross_attention", '''
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    if mask is not None:
+        e = e * mask                      # masked after the shift: the max saw the masked keys
+    total = e.sum(axis=-1, keepdims=True)
+    weights = np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return weights @ V, weights
+''', fails=("test_cross_attention_masked",), message="the max subtracted over every key, masked ones too"),
+    Wrong("cross_attention", '''
+import torch
+
+def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    Q, K, V = (torch.as_tensor(a) for a in (X_q @ W_q, X_kv @ W_k, X_kv @ W_v))
+    scores = Q @ K.transpose(-1, -2) / K.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~torch.as_tensor(mask), float("-inf"))
+    weights = torch.nan_to_num(torch.softmax(scores, dim=-1))
+    return weights @ V, weights
+''', fails=("test_cross_attention", "test_cross_attention_masked"),
+          message="a torch tensor returned from a numpy exercise"),
     Wrong("cross_attention", '''
 def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
     Q = X_kv @ W_q

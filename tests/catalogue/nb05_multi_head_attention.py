@@ -159,6 +159,11 @@ def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
         out="Z.transpose(0, 2, 3, 1).reshape(B, Lq, D) @ W_o"),
           fails=("test_multi_head_attention",), message="interleaved heads"),
 
+    Wrong("multi_head_attention", _mha(softmax="attnlab.softmax(scores if mask is None else "
+                                               "np.where(mask, scores, -1e4))"),
+          fails=("test_multi_head_attention_masked",),
+          message="a finite fill value; a fully masked row must give zero weights"),
+
     # MultiHeadAttention (torch module) ---------------------------------------------------------
     Wrong("mha_module", _module(init="self.q_proj = nn.Linear(d_model, d_model, bias=bias)\n"
                                      "        self.k_proj = nn.Linear(d_model, d_model, bias=bias)\n"
@@ -196,6 +201,14 @@ def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
           fails=("test_mha_module", "test_mha_module_bias_mask"), message="averaged over the heads"),
     Wrong("mha_module", _module(softmax="torch.softmax(scores, dim=-1)"),
           fails=("test_mha_module_bias_mask",), message="ignoring the mask"),
+    # a finite fill: a fully masked row gets uniform weights and the mean of the values
+    Wrong("mha_module", _module(softmax="torch.softmax(scores if mask is None else "
+                                        "scores.masked_fill(~mask, -10000.0), dim=-1)"),
+          fails=("test_mha_module_bias_mask",),
+          message="a finite fill value; a fully masked row must give zero weights"),
+    Wrong("mha_module", _module(softmax="torch.softmax(scores if mask is None else "
+                                        "scores.masked_fill(mask == 0, float('-inf')), dim=-1)"),
+          fails=("test_mha_module_bias_mask",), message="a fully masked row becomes 0/0 = NaN"),
 
     # merge_value_output ------------------------------------------------------------------------
     Wrong("merge_value_output", '''

@@ -324,6 +324,28 @@ WRONG = [
             X = model.embed_target(token, offset=t)
 ''' + _DECODE_LAYER + _CACHE_FIRST + _DECODE_REST.replace("memory, cross_mask)", "memory)"),
           fails=(_C, _CP), message="source mask not passed"),
+    # a "cache" that recomputes the whole prefix through the decoder at every step: the cache
+    # variables are filled, but every step runs <bos> y_1 .. y_t through the layers again
+    Wrong("decode_with_cache", '''
+def decode_with_cache(model, src, src_mask, max_len):
+    with torch.no_grad():
+        memory = model.encode(src, src_mask)
+        B = src.shape[0]
+        cache = torch.full((B, 1), BOS, dtype=torch.long)   # the tokens so far
+        logits = []
+        for t in range(max_len):
+            X = model.embed_target(cache)
+            for layer in model.decoder_layers:
+                X, _, _ = layer(X, memory, src_mask)
+            step = model.out(model.decoder_norm(X))[:, -1]
+            logits.append(step)
+            cache = torch.cat([cache, step.argmax(dim=-1, keepdim=True)], dim=1)
+        return cache[:, 1:], torch.stack(logits, dim=1)
+''', fails=(_C, _CP), message="recomputes the prefix each step; it keeps no cache"),
+    Wrong("decode_with_cache", '''
+def decode_with_cache(model, src, src_mask, max_len):
+    return at.decode_by_recomputation(model, src, src_mask, max_len)
+''', fails=(_C, _CP), message="recomputes the prefix each step; it keeps no cache"),
 
     # predict, then run -----------------------------------------------------------------------
     Wrong("predict_reversed_sentence", 'prediction_reversed_sentence = "different"\n',

@@ -50,6 +50,14 @@ def _t32(*arrays):
     return [torch.as_tensor(np.asarray(a), dtype=torch.float32) for a in arrays]
 
 
+def _np(result):
+    """The thin wrapper at the end (CONTRIBUTING): a numpy exercise returns numpy arrays, so
+    code written in torch ends with `.numpy()` (COURSE.md: numpy exercises never return tensors)."""
+    if isinstance(result, tuple):
+        return tuple(_np(r) for r in result)
+    return result.detach().numpy() if isinstance(result, torch.Tensor) else result
+
+
 # =============================================================================================
 # 01 weighted averages
 
@@ -65,7 +73,13 @@ def softmax_f32(x, axis=-1):
 
 @correct("softmax with torch.softmax in float32", *SOFTMAX)
 def softmax_torch32(x, axis=-1):
-    return torch.softmax(torch.as_tensor(x, dtype=torch.float32), dim=axis)
+    return _np(torch.softmax(torch.as_tensor(x, dtype=torch.float32), dim=axis))
+
+
+@buggy("softmax in torch, the tensor returned as it is", "a torch tensor returned from a numpy exercise",
+       *SOFTMAX)
+def softmax_torch_tensor(x, axis=-1):
+    return torch.softmax(torch.as_tensor(x), dim=axis)
 
 
 @correct("softmax with an epsilon of 1e-6 in the denominator", *SOFTMAX)
@@ -93,14 +107,14 @@ def softmax_1d_branch(x, axis=-1):
 
 @buggy("softmax in torch over dim=-1 whatever axis says", "ignoring the `axis` argument", *SOFTMAX)
 def softmax_torch_last(x, axis=-1):
-    return torch.softmax(torch.as_tensor(x), dim=-1)
+    return _np(torch.softmax(torch.as_tensor(x), dim=-1))
 
 
 @buggy("softmax without keepdims (torch)", "keepdims", *SOFTMAX)
 def softmax_torch_no_keepdim(x, axis=-1):
     x = torch.as_tensor(x)
     e = torch.exp(x - x.amax(dim=axis, keepdim=True))
-    return e / e.sum(dim=axis)
+    return _np(e / e.sum(dim=axis))
 
 
 @correct("weighted_average with einsum and a tolerance", "check_weighted_average", "check_weighted_average_rejects")
@@ -114,7 +128,7 @@ def weighted_average_einsum(values, weights):
 @buggy("weighted_average in torch without validation", "not on the simplex",
        "check_weighted_average", "check_weighted_average_rejects")
 def weighted_average_torch(values, weights):
-    return torch.as_tensor(weights) @ torch.as_tensor(values)
+    return _np(torch.as_tensor(weights) @ torch.as_tensor(values))
 
 
 MIX = ("check_mix_tokens", "check_mix_tokens_batched")
@@ -123,7 +137,7 @@ MIX = ("check_mix_tokens", "check_mix_tokens_batched")
 @correct("mix_tokens in torch float32", *MIX)
 def mix_tokens_torch(X):
     (X,) = _t32(X)
-    return torch.softmax(X @ X.transpose(-2, -1), dim=-1) @ X
+    return _np(torch.softmax(X @ X.transpose(-2, -1), dim=-1) @ X)
 
 
 @correct("mix_tokens with einsum", *MIX)
@@ -135,7 +149,7 @@ def mix_tokens_einsum(X):
 @buggy("mix_tokens in torch with X.T", "`X.T` on a batch", *MIX)
 def mix_tokens_torch_T(X):
     X = torch.as_tensor(X)
-    return torch.softmax(X @ X.T, dim=-1) @ X
+    return _np(torch.softmax(X @ X.T, dim=-1) @ X)
 
 
 @buggy("mix_tokens scaled like the transformer", "scaling the scores by √D", *MIX)
@@ -193,7 +207,7 @@ def sdpa_torch32(Q, K, V, mask=None):
     if mask is not None:
         scores = scores.masked_fill(~torch.as_tensor(mask), float("-inf"))
     w = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)
-    return w @ V, w
+    return _np((w @ V, w))
 
 
 @correct("sdpa with einsum", *SDPA)
@@ -210,7 +224,7 @@ def sdpa_torch_T(Q, K, V, mask=None):
     if mask is not None:
         scores = scores.masked_fill(~torch.as_tensor(mask), float("-inf"))
     w = torch.nan_to_num(torch.softmax(scores, dim=-1))
-    return w @ V, w
+    return _np((w @ V, w))
 
 
 @buggy("sdpa with an additive -1e9 mask", "additive mask", *SDPA)
@@ -408,7 +422,7 @@ def masked_softmax_f32(scores, mask):
 @correct("masked_softmax in torch: masked_fill(-inf), softmax, nan_to_num", *MS)
 def masked_softmax_torch(scores, mask):
     s = torch.as_tensor(scores).masked_fill(~torch.as_tensor(mask), float("-inf"))
-    return torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0)
+    return _np(torch.nan_to_num(torch.softmax(s, dim=-1), nan=0.0))
 
 
 @buggy("masked_softmax with an additive -1e9 mask", "an additive mask", *MS)
@@ -424,7 +438,7 @@ def masked_softmax_inverted(scores, mask):
 @buggy("masked_softmax in torch without a guard for empty rows", "with -inf", *MS)
 def masked_softmax_torch_nan(scores, mask):
     s = torch.as_tensor(scores).masked_fill(~torch.as_tensor(mask), float("-inf"))
-    return torch.softmax(s, dim=-1)
+    return _np(torch.softmax(s, dim=-1))
 
 
 CA = ("check_cross_attention", "check_cross_attention_masked")
@@ -433,8 +447,8 @@ CA = ("check_cross_attention", "check_cross_attention_masked")
 @correct("cross_attention in torch float32", *CA)
 def cross_attention_torch32(X_q, X_kv, W_q, W_k, W_v, mask=None):
     X_q, X_kv, W_q, W_k, W_v = _t32(X_q, X_kv, W_q, W_k, W_v)
-    return at.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v,
-                                           None if mask is None else torch.as_tensor(mask))
+    return _np(at.scaled_dot_product_attention(X_q @ W_q, X_kv @ W_k, X_kv @ W_v,
+                                               None if mask is None else torch.as_tensor(mask)))
 
 
 @buggy("cross_attention with keys and values from X_q", "keys and values taken from X_q", *CA)
@@ -446,7 +460,7 @@ def cross_attention_self(X_q, X_kv, W_q, W_k, W_v, mask=None):
 def cross_attention_T(X_q, X_kv, W_q, W_k, W_v, mask=None):
     Q, K, V = (torch.as_tensor(a) for a in (X_q @ W_q, X_kv @ W_k, X_kv @ W_v))
     w = at.masked_softmax(Q @ K.T / math.sqrt(K.shape[-1]), None if mask is None else torch.as_tensor(mask))
-    return w @ V, w
+    return _np((w @ V, w))
 
 
 @buggy("cross_attention scaled by the width of X_q", "scaling by √Dq", *CA)
@@ -468,14 +482,14 @@ MHA_MODULE = ("check_mha_module", "check_mha_module_bias_mask")
 def split_heads_torch(X, num_heads):
     X = torch.as_tensor(X)
     B, L, D = X.shape
-    return X.view(B, L, num_heads, D // num_heads).transpose(1, 2)
+    return _np(X.view(B, L, num_heads, D // num_heads).transpose(1, 2))
 
 
 @buggy("split_heads with a view straight to (B, H, L, Dh)", "without the transpose", "check_split_heads")
 def split_heads_view(X, num_heads):
     X = torch.as_tensor(X)
     B, L, D = X.shape
-    return X.view(B, num_heads, L, D // num_heads)
+    return _np(X.view(B, num_heads, L, D // num_heads))
 
 
 @correct("multi_head_attention with einsum", *MHA)
@@ -599,7 +613,7 @@ def gaussian_sigma1(x_query, x_keys, bandwidth):
 def gaussian_torch_nomax(x_query, x_keys, bandwidth):
     d = torch.as_tensor(x_query)[:, None] - torch.as_tensor(x_keys)[None, :]
     k = torch.exp(-d ** 2 / (2 * bandwidth ** 2))
-    return k / k.sum(dim=-1, keepdim=True)
+    return _np((k / k.sum(dim=-1, keepdim=True)))
 
 
 @correct("nadaraya_watson with an epsilon of 1e-6", "check_nadaraya_watson")
@@ -664,8 +678,8 @@ def la_torch32(Q, K, V, feature_map, causal=False):
     if causal:
         S = torch.cumsum(phi_K.unsqueeze(-1) * V.unsqueeze(-2), dim=-3)
         z = torch.cumsum(phi_K, dim=-2)
-        return torch.einsum("...lm,...lmv->...lv", phi_Q, S) / (phi_Q * z).sum(-1, keepdim=True)
-    return (phi_Q @ (phi_K.transpose(-2, -1) @ V)) / (phi_Q @ phi_K.sum(-2).unsqueeze(-1))
+        return _np((torch.einsum("...lm,...lmv->...lv", phi_Q, S) / (phi_Q * z).sum(-1, keepdim=True)))
+    return _np((phi_Q @ (phi_K.transpose(-2, -1) @ V)) / (phi_Q @ phi_K.sum(-2).unsqueeze(-1)))
 
 
 @buggy("linear_attention without the normaliser", "no normaliser", *LA)
@@ -756,7 +770,7 @@ TILED = ("check_tiled_attention", "check_tiled_attention_causal", "check_tiled_a
 @correct("tiled_attention in torch (float32 tiles)", *TILED)
 def tiled_torch32(Q, K, V, tile_size, causal=False):
     out, lse = at.tiled_attention(*_t32(Q, K, V), tile_size, causal)
-    return out, lse
+    return _np((out, lse))
 
 
 @buggy("tiled_attention in torch that forms the whole score matrix", "materialising the full", "check_tiled_attention_memory")

@@ -189,7 +189,7 @@ def feedback_level() -> str:
 
 
 _LAST: dict[str, tuple[str, Mistake | None]] = {}   # exercise -> (message key, mistake)
-_SEEN: dict[tuple[str, str], int] = {}              # (exercise, mistake name) -> failing runs
+_SEEN: dict[tuple[str, str], int] = {}              # (check, mistake name) -> failing runs
 
 
 def explain(exercise: str | None = None) -> None:
@@ -207,7 +207,7 @@ def explain(exercise: str | None = None) -> None:
     _, mistake = _LAST[exercise]
     if mistake is None:
         print(f"The last failing check of {exercise} did not recognise the mistake, so there is "
-              "no code-level fix to show: compare each step with the equation on a tiny input.")
+              "no code-level fix to show: compare each step with the exercise's equation on a tiny input.")
         return
     print(f"{exercise}: {mistake.name}.\nHow to fix it: {mistake.fix}")
 
@@ -238,7 +238,11 @@ def describe(case: Case, names: Sequence[str], values: bool = True) -> str:
     for name, arg in case.kwargs.items():
         parts.append(_describe_value(name, arg, values))
     text = ", ".join(parts)
-    return f"{text} ({case.why})" if case.why else text
+    if not case.why or case.why in text:  # "L=6, D=8 (L=6, D=8)" says it twice
+        return text
+    if not text:
+        return case.why
+    return f"{text} ({case.why})"
 
 
 def _describe_value(name: str, value: Any, values: bool = True) -> str:
@@ -629,8 +633,11 @@ class CheckSpec:
         verdict = self.verdict(index, got)
         return None if verdict is None else verdict[0]
 
-    def verdict(self, index: int, got: Outcome) -> tuple[str, Mistake | None] | None:
-        """None if right; else the message and the mistake it names (if any)."""
+    def verdict(self, index: int, got: Outcome,
+                probe: Callable[[Case], Outcome] | None = None) -> tuple[str, Mistake | None] | None:
+        """None if right; else the message and the mistake it names (if any). ``probe`` runs the
+        learner's code on another input (in-process only; the general layer uses it to tell a
+        rank the code assumes)."""
         case = self.cases[index]
         where = describe(case, self.arg_names, values=self.show_values)
         if got.error == "NotImplementedError":
@@ -655,25 +662,51 @@ class CheckSpec:
         if problem is None and got.mutated:
             problem = (f"{self.exercise} changed its input arrays in place; compute into a new array "
                        "instead (e.g. `x = x - m`, not `x -= m`)")
+            return f"{self.exercise} is not right yet.\nOn {where}: {problem}.", None  # named: nothing to add
         if problem is None:
             return None
         diagnosis = _diagnose(got, case, self.mistakes, rtol=rtol, atol=atol, reference=ref, f32=f32)
-        return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values)
+        general = None
+        if diagnosis is None:  # the catalogue wins; below it, the general layer
+            from . import _relations
+
+            relation = _relations.relate(case, got, ref, self.reference, arg_names=self.arg_names,
+                                         outputs=self.outputs, rtol=rtol, atol=atol, f32=f32, probe=probe)
+            if relation is not None:
+                general = f"Not a catalogued mistake, but an exact relation to the right answer: {relation.message}."
+            elif (got.error is not None and got.error not in CheckRaised.names and ref.error is None
+                  and case.raises is None):  # the learner's own exception, described
+                general = _relations.describe_error(case, got, self.arg_names)
+            elif (overflow := _relations.describe_overflow(case, got, ref, self.arg_names)) is not None:
+                general = overflow
+            else:
+                general = _relations.first_difference(got, ref, self.outputs, rtol=rtol, atol=atol, f32=f32,
+                                                      show_values=self.show_values)
+        return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values, general)
+
+    def key(self) -> str:
+        """Tells this check from another check of the same exercise (for the second-run tier)."""
+        return "|".join([self.exercise, str(len(self.cases))] + [c.why for c in self.cases])
 
     def success(self) -> str:
         if self.learner_value:
             return f"✓ {self.exercise}: {self.passed or 'right'}"
-        return f"✓ {self.exercise}: {self.passed or 'matches the reference'} ({len(self.cases)} cases)."
+        return f"✓ {self.exercise}: {self.passed or 'matches the reference'} ({len(self.cases)} case{'' if len(self.cases) == 1 else 's'})."
 
     def run(self, fn: Any) -> None:
         """The in-process check: call ``fn`` on every case, raise at the first wrong answer."""
         if not callable(fn) and not self.learner_value:
             raise CheckFailure(f"{self.exercise} should be a function, but it is a {type(fn).__name__}.")
+        probe = partial(_probe, fn, self.invoke)
         for index, case in enumerate(self.cases):
-            verdict = self.verdict(index, call(fn, case, self.invoke))
+            verdict = self.verdict(index, call(fn, case, self.invoke), probe)
             if verdict:
-                raise CheckFailure(_remember(self.exercise, *verdict))
+                raise CheckFailure(_remember(self.exercise, *verdict, check=self.key()))
         print(self.success())
+
+
+def _probe(fn: Any, invoke: Callable[..., Any] | None, case: Case) -> Outcome:
+    return call(fn, case, invoke)
 
 
 class SpecRecorder:
@@ -745,8 +778,9 @@ def _problem(got: Outcome, ref: Outcome, case: Case, exercise: str, outputs: Seq
         if got.error is None:
             return f"{exercise} should raise {case.raises.__name__} here, but it returned normally"
         if got.error != case.raises.__name__:
-            return (f"{exercise} should raise {case.raises.__name__} here, "
-                    f"but raised {got.error}: {got.message}")
+            kind = " (from an `assert` statement?)" if got.error == "AssertionError" else ""
+            return (f"{exercise} raised {got.error}{kind} where a correct answer raises "
+                    f"{case.raises.__name__}: {got.message}")
         return None
     if got.error is not None:
         if got.error in CheckRaised.names:
@@ -777,15 +811,22 @@ def _small(x: Any) -> str | None:
 
 
 def _message(exercise: str, where: str, problem: str, diagnosis: Diagnosis | None, got: Outcome,
-             ref: Outcome, show_values: bool) -> tuple[str, Mistake | None]:
+             ref: Outcome, show_values: bool, general: str | None = None) -> tuple[str, Mistake | None]:
     lines = [f"{exercise} is not right yet.", f"On {where}: {problem}."]
+    shown = False
     if show_values and got.error is None and ref.error is None and not isinstance(ref.value, tuple):
         exp_s, got_s = _small(ref.value), _small(got.value)
-        if exp_s and got_s:
+        if exp_s and got_s and exp_s != got_s:  # identical printed forms say nothing
             lines.append(f"  expected: {exp_s}\n  yours:    {got_s}")
+            shown = True
     if diagnosis is None:
+        if general and general.startswith("Not a catalogued mistake"):
+            lines.append(general)
+            return "\n".join(lines), None
+        if general and not (shown and "expected:" in general):
+            lines.append(general)
         lines.append("This does not look like any mistake we know; compare each step of your "
-                     "code with the equation above, on a tiny input you can check by hand.")
+                     "code with the exercise's equation, on a tiny input you can check by hand.")
         return "\n".join(lines), None
     ms = diagnosis.mistakes
     if diagnosis.kind == "combined":
@@ -809,16 +850,18 @@ def _message(exercise: str, where: str, problem: str, diagnosis: Diagnosis | Non
     return "\n".join(lines), mistake
 
 
-def _remember(exercise: str, message: str, mistake: Mistake | None) -> str:
+def _remember(exercise: str, message: str, mistake: Mistake | None, check: str = "") -> str:
     """In the learner's session: remember the failure for :func:`explain`; on a second failing
     run naming the same mistake, add its code-level fix to the message."""
     _LAST.pop(exercise, None)
     _LAST[exercise] = (message, mistake)
     if mistake is None or feedback_level() == "mistake-only":
         return message
-    key = (exercise, mistake.name)
+    key = (check or exercise, mistake.name)  # one counter per check, not per exercise
     _SEEN[key] = _SEEN.get(key, 0) + 1
     if _SEEN[key] > 1 and "How to fix it:" not in message:
-        lines = [line for line in message.splitlines() if not line.startswith("(For the code-level fix")]
+        # the code-level fix takes the place of the principle the first run showed (it restates it)
+        lines = [line for line in message.splitlines()
+                 if not line.startswith(("(For the code-level fix", "What to change: "))]
         message = "\n".join(lines + [f"How to fix it (second run): {mistake.fix}"])
     return message

@@ -25,6 +25,7 @@ import numpy as np
 from .. import efficient as _ref
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from ._memory import peak_of_call
@@ -167,15 +168,17 @@ _MS_ARGS = ("m_a", "l_a", "acc_a", "m_b", "l_b", "acc_b")
 def check_merge_softmax_stats(merge_softmax_stats, hidden: bool = False) -> None:
     """Check that ``merge_softmax_stats`` merges two parts exactly (the stats of all the keys)."""
     run_check(merge_softmax_stats, exercise="merge_softmax_stats", reference=_ref.merge_softmax_stats,
-              cases=_ms_cases(hidden), mistakes=MERGE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
-              show_values=not hidden, passed="two parts merge into the statistics of all the keys")
+              cases=_ms_cases(hidden), mistakes=MERGE_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
+              show_values=not hidden, passed="two parts merge into the statistics of all the keys",
+              invoke=invoke_numpy)
 
 
 def check_merge_softmax_stats_empty(merge_softmax_stats, hidden: bool = False) -> None:
     """Check that a part that has seen no key (``m = -inf``) merges without NaN."""
     run_check(merge_softmax_stats, exercise="merge_softmax_stats", reference=_ref.merge_softmax_stats,
-              cases=_ms_empty_cases(hidden), mistakes=MERGE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
-              show_values=not hidden, passed="empty parts (m = -inf) merge without NaN")
+              cases=_ms_empty_cases(hidden), mistakes=MERGE_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
+              show_values=not hidden, passed="empty parts (m = -inf) merge without NaN",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,17 +338,19 @@ _UP_ARGS = ("m", "l", "acc", "scores", "V_tile")
 def check_online_softmax_update(online_softmax_update, hidden: bool = False) -> None:
     """Check that ``online_softmax_update`` folds a tile into the running statistics exactly."""
     run_check(online_softmax_update, exercise="online_softmax_update",
-              reference=_ref.online_softmax_update, cases=_up_cases(hidden), mistakes=UPDATE_MISTAKES,
+              reference=_ref.online_softmax_update, cases=_up_cases(hidden), mistakes=UPDATE_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=_UP_ARGS, outputs=_STATS, show_values=not hidden,
-              passed="the running max, normaliser and accumulator are updated exactly")
+              passed="the running max, normaliser and accumulator are updated exactly",
+              invoke=invoke_numpy)
 
 
 def check_online_softmax_update_masked(online_softmax_update, hidden: bool = False) -> None:
     """Check that masked keys (``-inf`` scores) get weight 0 and never produce NaN."""
     run_check(online_softmax_update, exercise="online_softmax_update",
               reference=_ref.online_softmax_update, cases=_up_masked_cases(hidden),
-              mistakes=UPDATE_MISTAKES, arg_names=_UP_ARGS, outputs=_STATS, show_values=not hidden,
-              passed="masked keys get weight 0, without NaN")
+              mistakes=UPDATE_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=_UP_ARGS, outputs=_STATS, show_values=not hidden,
+              passed="masked keys get weight 0, without NaN",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -598,20 +603,22 @@ def check_tiled_attention(tiled_attention, hidden: bool = False) -> None:
     """Check that ``tiled_attention`` equals scaled dot-product attention (to 1e-10) and returns
     ``(output, logsumexp)``."""
     run_check(tiled_attention, exercise="tiled_attention", reference=_ref.tiled_attention,
-              cases=_ta_cases(hidden), mistakes=TILED_MISTAKES,
+              cases=_ta_cases(hidden), mistakes=TILED_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "V", "tile_size"), outputs=("output", "logsumexp"),
               rtol=1e-10, atol=1e-10, show_values=not hidden,
-              passed="equals softmax(Q Kᵀ/√Dk) V and its log-sum-exp to 1e-10")
+              passed="equals softmax(Q Kᵀ/√Dk) V and its log-sum-exp to 1e-10",
+              invoke=invoke_numpy)
 
 
 def check_tiled_attention_causal(tiled_attention, hidden: bool = False) -> None:
     """Check that ``tiled_attention(..., causal=True)`` masks keys j > i and skips the tiles above
     the diagonal."""
     run_check(tiled_attention, exercise="tiled_attention", reference=_ref.tiled_attention,
-              cases=_ta_causal_cases(hidden), mistakes=CAUSAL_MISTAKES,
+              cases=_ta_causal_cases(hidden), mistakes=CAUSAL_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "V", "tile_size"), outputs=("output", "logsumexp"),
               rtol=1e-10, atol=1e-10, show_values=not hidden,
-              passed="causal: equals the masked attention and never reads a tile above the diagonal")
+              passed="causal: equals the masked attention and never reads a tile above the diagonal",
+              invoke=invoke_numpy)
 
 
 # -- memory ------------------------------------------------------------------------------------
@@ -767,9 +774,10 @@ def _wl_cases(hidden: bool) -> list[Case]:
 def check_weights_from_logsumexp(weights_from_logsumexp, hidden: bool = False) -> None:
     """Check that ``weights_from_logsumexp`` recomputes the weights of any subset of the keys."""
     run_check(weights_from_logsumexp, exercise="weights_from_logsumexp",
-              reference=_ref.weights_from_logsumexp, cases=_wl_cases(hidden), mistakes=LSE_MISTAKES,
+              reference=_ref.weights_from_logsumexp, cases=_wl_cases(hidden), mistakes=LSE_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "logsumexp"), show_values=not hidden,
-              passed="the weights of all the keys, and of one tile of them, are recomputed exactly")
+              passed="the weights of all the keys, and of one tile of them, are recomputed exactly",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import numpy as np
 from .. import kernels as _ref
 from .. import linearised_attention as _lin
 from ..averages import softmax
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, invoke_numpy_any_dtype
 from ._core import Case, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -158,16 +159,18 @@ def check_gaussian_attention_weights(gaussian_attention_weights, hidden: bool = 
     """Check that ``gaussian_attention_weights`` returns the softmax over keys of ``-(x_q-x_k)²/2σ²``."""
     run_check(gaussian_attention_weights, exercise="gaussian_attention_weights",
               reference=_ref.gaussian_attention_weights, cases=_gw_cases(hidden),
-              mistakes=GAUSSIAN_WEIGHTS_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
-              show_values=not hidden, passed="weights match for several bandwidths, Lq != Lk")
+              mistakes=GAUSSIAN_WEIGHTS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
+              show_values=not hidden, passed="weights match for several bandwidths, Lq != Lk",
+              invoke=invoke_numpy)
 
 
 def check_gaussian_attention_weights_stable(gaussian_attention_weights, hidden: bool = False) -> None:
     """Check that ``gaussian_attention_weights`` stays finite for queries far from every key."""
     run_check(gaussian_attention_weights, exercise="gaussian_attention_weights",
               reference=_ref.gaussian_attention_weights, cases=_gw_stable_cases(hidden),
-              mistakes=GAUSSIAN_WEIGHTS_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
-              show_values=not hidden, passed="finite rows on the simplex, even far from the data")
+              mistakes=GAUSSIAN_WEIGHTS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
+              show_values=not hidden, passed="finite rows on the simplex, even far from the data",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,9 +246,10 @@ def _nw_cases(hidden: bool) -> list[Case]:
 def check_nadaraya_watson(nadaraya_watson, hidden: bool = False) -> None:
     """Check that ``nadaraya_watson`` returns the attention-weighted average of the targets."""
     run_check(nadaraya_watson, exercise="nadaraya_watson", reference=_ref.nadaraya_watson,
-              cases=_nw_cases(hidden), mistakes=NADARAYA_WATSON_MISTAKES,
+              cases=_nw_cases(hidden), mistakes=NADARAYA_WATSON_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("x_query", "x_keys", "y_values", "bandwidth"), show_values=not hidden,
-              passed="predictions match for several bandwidths, Lq != Lk")
+              passed="predictions match for several bandwidths, Lq != Lk",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,17 +357,19 @@ def _fb_candidate_cases(hidden: bool) -> list[Case]:
 def check_fit_bandwidth(fit_bandwidth, hidden: bool = False) -> None:
     """Check that ``fit_bandwidth`` picks the width with the lowest leave-one-out error."""
     run_check(fit_bandwidth, exercise="fit_bandwidth", reference=_ref.fit_bandwidth,
-              cases=_fb_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES,
+              cases=_fb_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("x", "y", "candidates"), show_values=not hidden,
-              passed="picks the leave-one-out minimiser on noisy data")
+              passed="picks the leave-one-out minimiser on noisy data",
+              invoke=invoke_numpy_any_dtype)
 
 
 def check_fit_bandwidth_candidates(fit_bandwidth, hidden: bool = False) -> None:
     """Check that ``fit_bandwidth`` returns a candidate itself, whatever the order of the candidates."""
     run_check(fit_bandwidth, exercise="fit_bandwidth", reference=_ref.fit_bandwidth,
-              cases=_fb_candidate_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES,
+              cases=_fb_candidate_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("x", "y", "candidates"), show_values=not hidden,
-              passed="returns the winning candidate, for candidates in any order")
+              passed="returns the winning candidate, for candidates in any order",
+              invoke=invoke_numpy_any_dtype)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -503,17 +509,19 @@ def _krp_cases(hidden: bool) -> list[Case]:
 def check_kernel_ridge_fit(kernel_ridge_fit, hidden: bool = False) -> None:
     """Check that ``kernel_ridge_fit`` returns ``alpha = (K + reg I)⁻¹ y``."""
     run_check(kernel_ridge_fit, exercise="kernel_ridge_fit", reference=_ref.kernel_ridge_fit,
-              cases=_krr_cases(hidden), mistakes=KERNEL_RIDGE_FIT_MISTAKES,
+              cases=_krr_cases(hidden), mistakes=KERNEL_RIDGE_FIT_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("x", "y", "bandwidth", "reg"), show_values=not hidden, rtol=1e-6, atol=1e-8,
-              passed="alpha matches for two bandwidths and ridges")
+              passed="alpha matches for two bandwidths and ridges",
+              invoke=invoke_numpy)
 
 
 def check_kernel_ridge_predict(kernel_ridge_predict, hidden: bool = False) -> None:
     """Check that ``kernel_ridge_predict`` returns ``K(x_query, x_train) @ alpha``."""
     run_check(kernel_ridge_predict, exercise="kernel_ridge_predict", reference=_ref.kernel_ridge_predict,
-              cases=_krp_cases(hidden), mistakes=KERNEL_RIDGE_PREDICT_MISTAKES,
+              cases=_krp_cases(hidden), mistakes=KERNEL_RIDGE_PREDICT_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("x_query", "x_train", "alpha", "bandwidth"), show_values=not hidden,
-              passed="predictions match, Lq != N")
+              passed="predictions match, Lq != N",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -696,17 +704,19 @@ def _la_causal_cases(hidden: bool) -> list[Case]:
 def check_linear_attention(linear_attention, hidden: bool = False) -> None:
     """Check that ``linear_attention`` computes φ(Q)(φ(K)ᵀV) / φ(Q)Σφ(K), batched or not."""
     run_check(linear_attention, exercise="linear_attention", reference=_lin.linear_attention,
-              cases=_la_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES,
+              cases=_la_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "V", "feature_map"), show_values=not hidden,
-              passed="matches the reference, batched and unbatched, Lq != Lk")
+              passed="matches the reference, batched and unbatched, Lq != Lk",
+              invoke=invoke_numpy)
 
 
 def check_linear_attention_causal(linear_attention, hidden: bool = False) -> None:
     """Check that ``linear_attention(..., causal=True)`` uses prefix sums over ``j <= i``."""
     run_check(linear_attention, exercise="linear_attention", reference=_lin.linear_attention,
-              cases=_la_causal_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES,
+              cases=_la_causal_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "V", "feature_map"), show_values=not hidden,
-              passed="the causal version matches (prefix sums)")
+              passed="the causal version matches (prefix sums)",
+              invoke=invoke_numpy)
 
 
 def _lr_loop(Q, K, V, feature_map, *, read_first=False, normalise=True, accumulate=True,
@@ -789,8 +799,9 @@ def check_linear_attention_recurrent(linear_attention_recurrent, hidden: bool = 
     """Check that ``linear_attention_recurrent`` reproduces causal linear attention step by step."""
     run_check(linear_attention_recurrent, exercise="linear_attention_recurrent",
               reference=_lin.linear_attention_recurrent, cases=_lr_cases(hidden),
-              mistakes=LINEAR_RECURRENT_MISTAKES, arg_names=("Q", "K", "V", "feature_map"),
-              show_values=not hidden, passed="equals causal linear attention at every step")
+              mistakes=LINEAR_RECURRENT_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V", "feature_map"),
+              show_values=not hidden, passed="equals causal linear attention at every step",
+              invoke=invoke_numpy)
 
 
 __all__ = [

@@ -9,11 +9,14 @@ and rows with no key at all, ``Dq != Dkv`` and ``Dk != Dv``, batched and unbatch
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -247,7 +250,51 @@ def _ms_indexing(scores, mask):
     return _softmax(s) * mask
 
 
-MASKED_SOFTMAX_MISTAKES = [
+def _ms_shift_all(scores, mask, guard=False):
+    """The shift taken over every key, masked ones included: exp underflows on the allowed keys
+    when a masked key holds the row's largest score (0/0, or zeros behind a guard)."""
+    s = np.asarray(scores, dtype=float)
+    e = np.exp(s - s.max(axis=-1, keepdims=True)) * mask
+    total = e.sum(axis=-1, keepdims=True)
+    if guard:
+        return np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return e / total
+
+
+def _ms_shift_all_guarded(scores, mask):
+    return _ms_shift_all(scores, mask, guard=True)
+
+
+def _ms_unstable(scores, mask):
+    e = np.exp(np.where(mask, scores, -np.inf))  # no shift: exp(1e4) = inf
+    total = e.sum(axis=-1, keepdims=True)
+    return np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+
+
+_SHIFT_PRINCIPLE = ("Shift each row by the largest score among its allowed keys only: a masked key "
+                    "may hold any score, and a shift by it can push every allowed exponential "
+                    "below the smallest float (0/0).")
+
+MASKED_SOFTMAX_RANGE_MISTAKES = [
+    Mistake("the max subtracted over every key, masked ones too: a masked key holding the row's "
+            "largest score (far above the allowed ones) makes every allowed exp underflow, 0/0 = NaN",
+            "take the max after masking: `s = np.where(mask, scores, -np.inf)`, then "
+            "`s - s.max(axis=-1, keepdims=True)` (and zero the rows with no allowed key).",
+            _ms_shift_all, _SHIFT_PRINCIPLE),
+    Mistake("the max subtracted over every key, masked ones too: a masked key holding the row's "
+            "largest score (far above the allowed ones) makes every allowed exp underflow, and the "
+            "row comes out all zero",
+            "take the max after masking: `s = np.where(mask, scores, -np.inf)`, then "
+            "`s - s.max(axis=-1, keepdims=True)`.", _ms_shift_all_guarded, _SHIFT_PRINCIPLE),
+    Mistake("a masked softmax without the max subtraction: exp overflows for scores of 1e4 "
+            "(inf / inf = NaN)",
+            "subtract each row's largest allowed score before `np.exp` (fill masked scores with "
+            "-inf first); the shift cancels in the ratio.", _ms_unstable,
+            "Shift each row by its largest allowed score before exponentiating; the shift cancels "
+            "in the ratio and keeps exp below overflow."),
+]
+
+MASKED_SOFTMAX_MISTAKES = MASKED_SOFTMAX_RANGE_MISTAKES[1:2] + [  # equal to the reference but on the range case
     Mistake("the mask applied after the softmax, without renormalising (rows no longer sum to 1)",
             "mask the *scores* before the softmax (`np.where(mask, scores, -np.inf)`), so the "
             "allowed weights are renormalised among themselves; or divide by the new row sums.",
@@ -288,7 +335,7 @@ MASKED_SOFTMAX_MISTAKES = [
             "mask is False (`np.where(mask, weights, 0.0)`).", _ms_inverted_neg_inf,
             "True means \"may attend\": block the scores where the mask is False, and give a row "
             "with no allowed key zero weights, never 0/0."),
-]
+] + MASKED_SOFTMAX_RANGE_MISTAKES[::2]
 
 
 def _random_mask(rng, shape, keep_one=True):
@@ -311,7 +358,19 @@ def _ms_cases(hidden: bool) -> list[Case]:
              why="a padding mask (B, 1, Lk) broadcast over the queries"),
         Case((rng.normal(size=(2, 4, 4)) * 2, _masks.causal_mask(4, 4)),
              why="a causal mask (Lq, Lk) broadcast over the batch"),
+        _ms_range_case(rng, (3, 6) if hidden else (4, 5)),
     ]
+
+
+def _ms_range_case(rng, shape):
+    """Scores of +-1e4 whose masked keys hold the row's largest score (3e4): the range the
+    contract allows, where an unshifted exp overflows and a shift by a masked key underflows."""
+    sign = np.resize([1.0, -1.0], int(np.prod(shape[:-1]))).reshape(*shape[:-1], 1)  # rows of +1e4 and of -1e4
+    mask = _random_mask(rng, shape)
+    mask[..., 0] = False  # every row has a masked key ...
+    mask[..., 1] = True   # ... and an allowed one
+    scores = np.where(mask, sign * 1e4 + rng.normal(size=shape) * 2, 3e4)
+    return Case((scores, mask), why="scores of +-1e4, masked keys holding each row's largest score")
 
 
 def _ms_full_cases(hidden: bool) -> list[Case]:
@@ -334,17 +393,19 @@ def _ms_full_cases(hidden: bool) -> list[Case]:
 def check_masked_softmax(masked_softmax, hidden: bool = False) -> None:
     """Check that ``masked_softmax(scores, mask)`` renormalises over the allowed keys."""
     run_check(masked_softmax, exercise="masked_softmax", reference=_masks.masked_softmax,
-              cases=_ms_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES,
+              cases=_ms_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("scores", "mask"), show_values=not hidden,
-              passed="masked weights are 0, the others renormalised")
+              passed="masked weights are 0, the others renormalised",
+              invoke=invoke_numpy)
 
 
 def check_masked_softmax_fully_masked(masked_softmax, hidden: bool = False) -> None:
     """Check that ``masked_softmax`` gives a fully masked row all-zero weights (never NaN)."""
     run_check(masked_softmax, exercise="masked_softmax", reference=_masks.masked_softmax,
-              cases=_ms_full_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES,
+              cases=_ms_full_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("scores", "mask"), show_values=not hidden,
-              passed="fully masked rows get zero weights")
+              passed="fully masked rows get zero weights",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,6 +425,21 @@ def _ca(Q, K, V, mask=None, *, scale=None, axis=-1, T=False):
         weights = _sw(_masks.masked_softmax(_sw(scores), None if mask is None else
                                            _sw(np.broadcast_to(mask, scores.shape))))
     return weights @ V, weights
+
+
+def _ca_softmax_variant(X_q, X_kv, W_q, W_k, W_v, mask=None, *, softmax):
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = Q @ _sw(K) / np.sqrt(Q.shape[-1])
+    weights = softmax(scores, np.ones(scores.shape, bool) if mask is None else np.broadcast_to(mask, scores.shape))
+    return weights @ V, weights
+
+
+CA_RANGE_MISTAKES = [Mistake(m.name, m.fix, partial(_ca_softmax_variant, softmax=m.impl), m.principle)
+                     for m in MASKED_SOFTMAX_RANGE_MISTAKES]
+CA_NAN_MISTAKE = Mistake("filling masked scores with -inf: a fully masked row becomes 0/0 = NaN",
+                         "keep the weights only where the mask is True: `np.where(mask, weights, 0.0)` "
+                         "turns the NaN of a fully masked row into zeros.",
+                         partial(_ca_softmax_variant, softmax=_ms_neg_inf))
 
 
 def _ca_dot_T(X_q, X_kv, W_q, W_k, W_v, mask=None):
@@ -419,7 +495,7 @@ def _ca_swapped_returns(X_q, X_kv, W_q, W_k, W_v, mask=None):
     return w, out
 
 
-CROSS_ATTENTION_MISTAKES = [
+CROSS_ATTENTION_MISTAKES = CA_RANGE_MISTAKES[1:2] + [
     Mistake("`X.T` on a batch: it reverses every axis, not just the last two",
             "transpose only the last two axes: `np.swapaxes(K, -1, -2)` (or use "
             "`attnlab.scaled_dot_product_attention`).", _ca_dot_T),
@@ -449,7 +525,7 @@ CROSS_ATTENTION_MISTAKES = [
             "return both: `return output, weights`.", _ca_output_only),
     Mistake("returning (weights, output) in the wrong order",
             "return `output, weights`, in that order.", _ca_swapped_returns),
-]
+] + [CA_NAN_MISTAKE] + CA_RANGE_MISTAKES[::2]
 
 
 def _ca_case(rng, batch, Lq, Lk, Dq, Dkv, Dk, Dv, mask=None, why=""):
@@ -486,23 +562,35 @@ def _ca_masked_cases(hidden: bool) -> list[Case]:
                  why="one query with no key to attend to: zero weights and a zero output"),
         _ca_case(rng, (B,), 3, 5, 4, 6, 3, 2, mask=_masks.padding_mask(lengths, 5)[:, None, :],
                  why="a padding mask (B, 1, Lk) on the keys"),
+        _ca_range_case(rng, 3 if hidden else 2, 4, 3),
     ]
+
+
+def _ca_range_case(rng, Lq, Lk, Dv):
+    """Scores of +-1e4 whose masked keys hold the row's largest score: X_q holds the scores,
+    W_q = I, X_kv = I and W_k = √Dk I (Dq = Dkv = Dk = Lk), so Q Kᵀ / √Dk = X_q."""
+    ms = _ms_range_case(rng, (Lq, Lk))
+    scores, mask = ms.args
+    args = (scores, np.eye(Lk), np.eye(Lk), np.sqrt(Lk) * np.eye(Lk), rng.normal(size=(Lk, Dv)))
+    return Case(args, {"mask": mask}, why="scores of +-1e4, masked keys holding each row's largest score")
 
 
 def check_cross_attention(cross_attention, hidden: bool = False) -> None:
     """Check that ``cross_attention`` attends from ``X_q`` over ``X_kv`` (no mask)."""
     run_check(cross_attention, exercise="cross_attention", reference=_cross_attention,
-              cases=_ca_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
+              cases=_ca_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
-              show_values=not hidden, passed="output and weights match, batched and not")
+              show_values=not hidden, passed="output and weights match, batched and not",
+              invoke=invoke_numpy)
 
 
 def check_cross_attention_masked(cross_attention, hidden: bool = False) -> None:
     """Check that ``cross_attention`` applies a boolean mask (True = may attend)."""
     run_check(cross_attention, exercise="cross_attention", reference=_cross_attention,
-              cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
+              cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
-              show_values=not hidden, passed="masks are applied, fully masked queries give zeros")
+              show_values=not hidden, passed="masks are applied, fully masked queries give zeros",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------

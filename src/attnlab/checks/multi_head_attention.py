@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import masks as _masks
 from .. import multi_head as _ref
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
@@ -90,8 +91,9 @@ def _sh_cases(hidden: bool) -> list[Case]:
 def check_split_heads(split_heads, hidden: bool = False) -> None:
     """Check that ``split_heads(X, num_heads)`` maps ``(B, L, D)`` to ``(B, H, L, Dh)``."""
     run_check(split_heads, exercise="split_heads", reference=_ref.split_heads,
-              cases=_sh_cases(hidden), mistakes=SPLIT_HEADS_MISTAKES, arg_names=("X", "num_heads"),
-              show_values=not hidden, passed="head h holds the columns h*Dh:(h+1)*Dh")
+              cases=_sh_cases(hidden), mistakes=SPLIT_HEADS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X", "num_heads"),
+              show_values=not hidden, passed="head h holds the columns h*Dh:(h+1)*Dh",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,8 +155,9 @@ def _mh_cases(hidden: bool) -> list[Case]:
 def check_merge_heads(merge_heads, hidden: bool = False) -> None:
     """Check that ``merge_heads(X)`` maps ``(B, H, L, Dh)`` back to ``(B, L, H*Dh)``."""
     run_check(merge_heads, exercise="merge_heads", reference=_ref.merge_heads,
-              cases=_mh_cases(hidden), mistakes=MERGE_HEADS_MISTAKES, arg_names=("X",),
-              show_values=not hidden, passed="the inverse of split_heads")
+              cases=_mh_cases(hidden), mistakes=MERGE_HEADS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",),
+              show_values=not hidden, passed="the inverse of split_heads",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,7 +206,11 @@ def _mha_variant(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None, biases=(No
         mask = np.broadcast_to(~mask if mask_mode == "inverted" else mask, scores.shape)
     else:
         mask = np.ones(scores.shape, dtype=bool)
-    if axis == -1:
+    if mask_mode in ("finite", "nan"):  # masked_fill(-10000) / masked_fill(-inf), then a softmax
+        s = np.where(mask, scores, -1e4 if mask_mode == "finite" else -np.inf)
+        e = np.exp(s - s.max(axis=-1, keepdims=True))  # NaN on a fully masked row with -inf
+        weights = e / e.sum(axis=-1, keepdims=True)
+    elif axis == -1:
         weights = _masks.masked_softmax(scores, mask)
     else:
         weights = np.moveaxis(_masks.masked_softmax(np.moveaxis(scores, axis, -1),
@@ -268,9 +275,26 @@ MHA_FLAGS = [  # (name, fix, flags); shared by the function and the module check
      "the mask already broadcasts against (B, H, Lq, Lk) (it comes as (Lq, Lk) or (B, 1, 1, Lk)): "
      "pass it as it is; an extra axis shifts its query and key axes onto the wrong ones.",
      {"mask_mode": "unsqueeze1"}),
+    ("masked scores filled with a finite number (`masked_fill(~mask, -10000)`, -1e9): a finite fill "
+     "value; a fully masked row must give zero weights, not uniform weights and the mean of the values",
+     "fill with `-inf` and set the weights of fully masked rows to 0 (`attnlab.masked_softmax` does "
+     "both), or zero them with `torch.where(mask.any(-1, keepdim=True), weights, 0)` after the softmax.",
+     {"mask_mode": "finite"}),
+    ("masked scores filled with -inf: a fully masked row becomes 0/0 = NaN",
+     "after the softmax, set the weights of fully masked rows to 0 (`attnlab.masked_softmax` does it).",
+     {"mask_mode": "nan"}),
 ]
 
-MHA_MISTAKES = [Mistake(name, fix, _mha(flags)) for name, fix, flags in MHA_FLAGS]
+FULLY_MASKED_PRINCIPLES = {  # principles of the fully-masked-row mistakes (the others: _principles)
+    MHA_FLAGS[-2][0]: "A row with no key to attend to has no weights to share: every weight 0 and a "
+                      "zero output. A finite fill leaves a softmax over equal scores, which is "
+                      "uniform; mask with -inf and zero the rows that have no allowed key.",
+    MHA_FLAGS[-1][0]: "A fully masked row has no allowed key: its softmax divides 0 by 0. Give such "
+                      "rows zero weights after the softmax instead of NaN.",
+}
+
+MHA_MISTAKES = [Mistake(name, fix, _mha(flags), FULLY_MASKED_PRINCIPLES.get(name, ""))
+                for name, fix, flags in MHA_FLAGS]
 
 
 def _mha_case(rng, B, Lq, Lk, D, H, mask=None, why="", self_attention=False):
@@ -289,7 +313,8 @@ def _mha_cases(hidden: bool) -> list[Case]:
                 _mha_case(rng, 1, 2, 7, 16, 4)]
     return [_mha_case(rng, 2, 3, 5, 8, 2),
             _mha_case(rng, 1, 4, 4, 8, 4, self_attention=True, why="self-attention, 4 heads of width 2"),
-            _mha_case(rng, 3, 2, 6, 12, 3)]
+            _mha_case(rng, 3, 2, 6, 12, 3),
+            _mha_case(rng, 1, 1, 3, 9, 3, why="B=1, one query token, D=9 (odd), 3 heads of width 3")]
 
 
 def _mha_masked_cases(hidden: bool) -> list[Case]:
@@ -312,17 +337,19 @@ MHA_ARGS = ("X_q", "X_kv", "W_q", "W_k", "W_v", "W_o", "num_heads")
 def check_multi_head_attention(multi_head_attention, hidden: bool = False) -> None:
     """Check that ``multi_head_attention`` splits, attends per head, merges and projects."""
     run_check(multi_head_attention, exercise="multi_head_attention",
-              reference=_ref.multi_head_attention, cases=_mha_cases(hidden), mistakes=MHA_MISTAKES,
+              reference=_ref.multi_head_attention, cases=_mha_cases(hidden), mistakes=MHA_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=MHA_ARGS, outputs=("output", "weights"), show_values=not hidden,
-              passed="output (B, Lq, D) and weights (B, H, Lq, Lk) match")
+              passed="output (B, Lq, D) and weights (B, H, Lq, Lk) match",
+              invoke=invoke_numpy)
 
 
 def check_multi_head_attention_masked(multi_head_attention, hidden: bool = False) -> None:
     """Check that ``multi_head_attention`` applies one boolean mask to every head."""
     run_check(multi_head_attention, exercise="multi_head_attention",
               reference=_ref.multi_head_attention, cases=_mha_masked_cases(hidden),
-              mistakes=MHA_MISTAKES, arg_names=MHA_ARGS, outputs=("output", "weights"),
-              show_values=not hidden, passed="masks broadcast over the heads")
+              mistakes=MHA_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=MHA_ARGS, outputs=("output", "weights"),
+              show_values=not hidden, passed="masks broadcast over the heads",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,7 +462,7 @@ MODULE_MISTAKES = [
             "call the layers (`self.W_q(X_q)`), which add their biases.",
             partial(_module_variant, use_bias=False)),
 ] + [Mistake(name, fix.replace("`attnlab.", "`attnlab.torch.").replace("`np.sqrt(", "`math.sqrt("),
-             partial(_module_variant, **flags))
+             partial(_module_variant, **flags), FULLY_MASKED_PRINCIPLES.get(name, ""))
      for name, fix, flags in MHA_FLAGS]
 
 
@@ -451,7 +478,8 @@ def _module_cases(hidden: bool) -> list[Case]:
     rng = case_rng(155 if hidden else 55, hidden)
     if hidden:
         return [_module_case(rng, 2, 4, 2, 12, 3), _module_case(rng, 1, 3, 6, 8, 2)]
-    return [_module_case(rng, 2, 3, 5, 8, 2), _module_case(rng, 3, 4, 2, 12, 4)]
+    return [_module_case(rng, 2, 3, 5, 8, 2), _module_case(rng, 3, 4, 2, 12, 4),
+            _module_case(rng, 1, 1, 3, 9, 3, why="B=1, one query token, d_model=9 (odd), 3 heads of width 3")]
 
 
 def _module_bias_cases(hidden: bool) -> list[Case]:
@@ -463,6 +491,9 @@ def _module_bias_cases(hidden: bool) -> list[Case]:
         _module_case(rng, 2, 4, 5, D, H, bias=True,
                      mask=_masks.padding_mask(lengths, 5)[:, None, None, :],
                      why=f"d_model={D}, {H} heads, bias=True, a padding mask (B, 1, 1, Lk)"),
+        _module_case(rng, 2, 3, 4, D, H, bias=True,
+                     mask=_masks.padding_mask(np.array([0, 3] if hidden else [4, 0]), 4)[:, None, None, :],
+                     why=f"d_model={D}, {H} heads, a sequence of length 0: its rows are fully masked"),
     ]
 
 
@@ -555,8 +586,9 @@ def check_merge_value_output(merge_value_output, hidden: bool = False) -> None:
     """Check that ``merge_value_output(W_v, W_o, num_heads)`` is ``W_v[:, h] @ W_o[h]`` per head."""
     run_check(merge_value_output, exercise="merge_value_output",
               reference=_ref.merge_value_output, cases=_mvo_cases(hidden),
-              mistakes=MERGE_VALUE_OUTPUT_MISTAKES, arg_names=("W_v", "W_o", "num_heads"),
-              show_values=not hidden, passed="one (D, D) matrix per head")
+              mistakes=MERGE_VALUE_OUTPUT_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("W_v", "W_o", "num_heads"),
+              show_values=not hidden, passed="one (D, D) matrix per head",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------

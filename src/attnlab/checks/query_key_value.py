@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import attention as _ref
 from ..averages import softmax as _softmax
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, Mistake, case_rng, case_seed, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -138,15 +139,17 @@ def _at_sharp_cases(hidden: bool) -> list[Case]:
 def check_attend(attend, hidden: bool = False) -> None:
     """Check that ``attend(q, K, V)`` returns ``(softmax(K q / √Dk) @ V, softmax(K q / √Dk))``."""
     run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_cases(hidden),
-              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
-              show_values=not hidden, passed="output and weights match")
+              mistakes=ATTEND_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed="output and weights match",
+              invoke=invoke_numpy)
 
 
 def check_attend_sharp(attend, hidden: bool = False) -> None:
     """Check that ``attend`` stays finite and picks the matching value when scores are large."""
     run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_sharp_cases(hidden),
-              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
-              show_values=not hidden, passed="stable for scores of about 1000")
+              mistakes=ATTEND_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed="stable for scores of about 1000",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -544,7 +547,48 @@ def _sd_mask_zero(Q, K, V, mask=None):
     return w @ V, w
 
 
-SDPA_MISTAKES = [
+def _sd_shift_all(Q, K, V, mask=None, guard=False):
+    """The max taken over every key, masked ones too (underflow when a masked key is the largest)."""
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    if mask is not None:
+        e = e * mask
+    total = e.sum(axis=-1, keepdims=True)
+    w = np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0) if guard else e / total
+    return w @ V, w
+
+
+def _sd_shift_all_guarded(Q, K, V, mask=None):
+    return _sd_shift_all(Q, K, V, mask, guard=True)
+
+
+def _sd_unstable(Q, K, V, mask=None):
+    s = Q @ _T(K) / np.sqrt(Q.shape[-1])
+    e = np.exp(s if mask is None else np.where(mask, s, -np.inf))  # no shift: exp(1e4) = inf
+    total = e.sum(axis=-1, keepdims=True)
+    w = np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0)
+    return w @ V, w
+
+
+_SD_SHIFT_PRINCIPLE = ("Shift each row by the largest score among its allowed keys only: a masked "
+                       "key may hold any score, and a shift by it can push every allowed "
+                       "exponential below the smallest float.")
+_SD_SHIFT_FIX = ("mask first, then shift: `s = np.where(mask, scores, -np.inf)`, "
+                 "`m = s.max(axis=-1, keepdims=True)`, `m = np.where(np.isfinite(m), m, 0.0)`.")
+SDPA_RANGE_MISTAKES = [
+    Mistake("the max subtracted over every key, masked ones too: a masked key holding the row's "
+            "largest score makes every allowed exp underflow, 0/0 = NaN",
+            _SD_SHIFT_FIX, _sd_shift_all, _SD_SHIFT_PRINCIPLE),
+    Mistake("the max subtracted over every key, masked ones too: a masked key holding the row's "
+            "largest score makes every allowed exp underflow, and the row comes out all zero",
+            _SD_SHIFT_FIX, _sd_shift_all_guarded, _SD_SHIFT_PRINCIPLE),
+    Mistake("a softmax without the max subtraction: exp overflows for scores of 1e4 (inf / inf = NaN)",
+            "subtract each row's largest allowed score before `np.exp`; the shift cancels in the ratio.",
+            _sd_unstable, "Shift each row by its largest allowed score before exponentiating; the "
+            "shift cancels in the ratio and keeps exp below overflow."),
+]
+
+SDPA_MISTAKES = SDPA_RANGE_MISTAKES[1:2] + [  # equal to the reference except on the range case
     Mistake("`K.T` on a batch: it reverses every axis, not just the last two",
             "use `np.swapaxes(K, -1, -2)` (or `K.swapaxes(-1, -2)`), which transposes only the "
             "last two axes and keeps the batch axes in front.", _sd_K_T),
@@ -599,7 +643,7 @@ SDPA_MISTAKES = [
             "masked rows to 0.", _sd_mask_additive,
             "A row with no allowed key must get zero weights: shifting every score of a row "
             "changes nothing after the softmax, so zero such rows explicitly."),
-]
+] + SDPA_RANGE_MISTAKES[::2]
 
 
 def _qkv(rng, batch, Lq, Lk, Dk, Dv):
@@ -642,7 +686,18 @@ def _sd_mask_cases(hidden: bool) -> list[Case]:
         Q, K, V = _qkv(rng, b, Lq, Lk, Dk, Dv)
         cases.append(Case((Q, K, V), {"mask": _partial_mask(rng, (*b, Lq, Lk))},
                           why="every query may attend to some keys but not all"))
+    cases.append(_sd_range_case(rng, 3 if hidden else 4, 4, 3))
     return cases
+
+
+def _sd_range_case(rng, Lq, Lk, Dv):
+    """Scores of +-1e4 (Q holds them, K = √Dk I) whose masked keys hold the row's largest score."""
+    mask = _partial_mask(rng, (Lq, Lk))
+    sign = np.resize([1.0, -1.0], Lq).reshape(Lq, 1)  # rows of +1e4 and of -1e4
+    Q = np.where(mask, sign * 1e4 + rng.normal(size=(Lq, Lk)) * 2, 3e4)
+    K = np.sqrt(Lk) * np.eye(Lk)  # Dk = Lk: Q Kᵀ / √Dk = Q
+    return Case((Q, K, rng.normal(size=(Lk, Dv))), {"mask": mask},
+                why="scores of +-1e4, masked keys holding each row's largest score")
 
 
 def _sd_fully_masked_cases(hidden: bool) -> list[Case]:
@@ -658,8 +713,9 @@ def _sd_fully_masked_cases(hidden: bool) -> list[Case]:
 
 def _check_sdpa(fn, cases, hidden, passed):
     run_check(fn, exercise="scaled_dot_product_attention", reference=_ref.scaled_dot_product_attention,
-              cases=cases, mistakes=SDPA_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
-              show_values=not hidden, passed=passed)
+              cases=cases, mistakes=SDPA_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
+              show_values=not hidden, passed=passed,
+              invoke=invoke_numpy)
 
 
 def check_sdpa(scaled_dot_product_attention, hidden: bool = False) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..positional import sinusoidal_positional_encoding as _pe_reference
 from ._modules import run_eval
-from ._core import Case, Mistake, case_seed, run_check
+from ._core import Case, CheckRaised, Mistake, case_seed, run_check
 from .rnn_translation import (
     STRUCTURE_MISTAKES, LayerMissing, LayerShape, NotApplicable, _fill, _lengths_mask, _require_layer,
     _require_module, _t,
@@ -335,7 +335,9 @@ def _enc_mask_cases(hidden: bool) -> list[Case]:
     if hidden:
         return [_enc_case(LayerSpec("encoder", 6, 2, 9, case_seed(915, True)), 3, 5, lengths=[5, 1, 3], why="padding")]
     return [_enc_case(LayerSpec("encoder", 8, 2, 10, 911), 3, 6, lengths=[6, 2, 4],
-                      why="padded sentences (mask True at real tokens)")]
+                      why="padded sentences (mask True at real tokens)"),
+            _enc_case(LayerSpec("encoder", 8, 2, 6, 912), 2, 4, lengths=[4, 0],
+                      why="a sentence of length 0: its rows are fully masked")]
 
 
 ENC_ARGS = ("layer", "X", "mask")
@@ -482,6 +484,8 @@ def _dec_mask_cases(hidden: bool) -> list[Case]:
         return [_dec_case(LayerSpec("decoder", 6, 2, 8, case_seed(935, True)), 3, 4, 5, lengths=[5, 2, 1], why="source padding")]
     return [_dec_case(LayerSpec("decoder", 8, 2, 10, 931), 3, 4, 6, lengths=[6, 3, 1],
                       why="padded source sentences (memory_mask True at real tokens)"),
+            _dec_case(LayerSpec("decoder", 8, 2, 6, 933), 2, 3, 4, lengths=[0, 4],
+                      why="a source of length 0: its cross-attention rows are fully masked"),
             _dec_case(LayerSpec("decoder", 8, 4, 6, 932), 2, 5, 5, lengths=[5, 2],
                       why="Lt = Ls = 5, padded source")]
 
@@ -537,21 +541,92 @@ class TranslatorSpec:
         return model.eval()
 
 
+class DecodeResult(CheckRaised):
+    """decode_with_cache returned something other than ``(tokens, logits)``."""
+
+
+_WATCHED = ("norm1", "self_attn.W_q", "self_attn.W_k", "self_attn.W_v", "norm3")
+_NUDGE_CACHE = 0.75  # added to the first key and value each decoder layer computes (position 0)
+
+
+def _watched(decode, spec: TranslatorSpec, src, src_mask, max_len):
+    """Run ``decode(model, src, src_mask, max_len)`` twice on the model ``spec`` describes,
+    watching the mechanism, not only the result: ``(tokens, logits, positions, nudged_logits)``.
+
+    * ``positions`` (one per decoder layer): the most positions of one sentence that reached the
+      layer's sublayers (``norm1``, the self-attention's ``W_q``/``W_k``/``W_v``, ``norm3``) in
+      one call, counted by forward hooks. A key-value cache runs each new token alone through the
+      layers (1); a recomputation runs the whole prefix again (``max_len`` at the last step).
+    * ``nudged_logits``: the logits of a second run in which the first key and value that each
+      layer's self-attention computes (those of ``<bos>`` at step 0) are shifted by a constant.
+      A cache keeps the shifted key and value and reads them at every later step; a
+      recomputation recomputes them unshifted; code that keeps no cache never reads them.
+    """
+    import torch
+
+    src_t, mask_t = _t(src), _t(src_mask)
+    B = max(int(src_t.shape[0]), 1)
+
+    def counter(seen, i):
+        def hook(module, inputs, output):
+            x = inputs[0] if inputs else None
+            if isinstance(x, torch.Tensor) and x.dim() >= 1:  # (B, L, D): L; flattened: rows / B
+                n = int(x.shape[-2]) if x.dim() >= 3 else -(-int(x.shape[:-1].numel()) // B)
+                seen[i] = max(seen[i], n)
+        return hook
+
+    def two(result):
+        if not (isinstance(result, (tuple, list)) and len(result) == 2):
+            raise DecodeResult(f"it should return (tokens, logits), a tuple of 2, but returned "
+                               f"{type(result).__name__}" + (f" of {len(result)} items"
+                                                             if isinstance(result, (tuple, list)) else ""))
+        return result
+
+    def nudger():
+        calls = []
+
+        def hook(module, inputs, output):
+            calls.append(1)
+            return output + _NUDGE_CACHE if len(calls) == 1 else output
+        return hook
+
+    model = spec.build()
+    seen = [0] * len(model.decoder_layers)
+    for i, layer in enumerate(model.decoder_layers):
+        for name in _WATCHED:
+            layer.get_submodule(name).register_forward_hook(counter(seen, i))
+    tokens, logits = two(decode(model, src_t, mask_t, max_len))
+    nudged = spec.build()
+    for layer in nudged.decoder_layers:
+        layer.self_attn.W_k.register_forward_hook(nudger())
+        layer.self_attn.W_v.register_forward_hook(nudger())
+    _, nudged_logits = two(decode(nudged, src_t.clone(), mask_t.clone(), max_len))
+    return tokens, logits, np.array(seen, dtype=float), nudged_logits
+
+
 def invoke_decode(fn, model: TranslatorSpec, src, src_mask, max_len):
-    """Call ``fn(model, src, src_mask, max_len)`` on the model ``TranslatorSpec`` describes."""
-    return fn(model.build(), _t(src), _t(src_mask), max_len)
+    """Call ``fn(model, src, src_mask, max_len)`` on the model ``TranslatorSpec`` describes,
+    with the mechanism watched (:func:`_watched`)."""
+    return _watched(fn, model, src, src_mask, max_len)
 
 
-def _decode_variant(model: TranslatorSpec, src, src_mask, max_len, *, cache="before", offset="t",
-                    feed_back=True, probabilities=False, padding=True, final_norm=True):
+def _decode_variant(model: TranslatorSpec, src, src_mask, max_len, **flags):
+    return _watched(partial(_decode_on_model, **flags), model, src, src_mask, max_len)
+
+
+def _decode_on_model(m, src, src_mask, max_len, *, cache="before", offset="t",
+                     feed_back=True, probabilities=False, padding=True, final_norm=True):
     import torch
 
     from ..toylang import BOS
     from ..torch.functional import scaled_dot_product_attention
     from ..torch.multi_head import merge_heads, split_heads
 
-    m = model.build()
-    src, src_mask = _t(src), _t(src_mask)
+    if cache == "recompute":  # the library's recomputation: the whole prefix at every step
+        from ..torch.transformer import decode_by_recomputation
+
+        tokens, logits = decode_by_recomputation(m, src, src_mask, max_len)
+        return tokens.numpy(), logits.numpy()
     with torch.no_grad():
         memory = m.encode(src, src_mask)
         cross_mask = src_mask[:, None, None, :] if padding else None
@@ -605,6 +680,15 @@ def _decode_reference(model, src, src_mask, max_len):
 
 
 DECODE_MISTAKES = [
+    Mistake("recomputes the prefix each step; it keeps no cache: at every step the whole prefix "
+            "goes through every decoder layer again (as `at.decode_by_recomputation` does)",
+            "keep, for every decoder layer, the keys and values of the positions seen so far "
+            "(`cache_k[i] = torch.cat([cache_k[i], k], dim=1)`) and run only the new token, "
+            "`model.embed_target(token, offset=t)` of shape (B, 1, D), through the layers.",
+            partial(_decode_variant, cache="recompute"),
+            "a key-value cache runs one new position per step through each decoder layer and "
+            "reads the keys and values it stored at earlier steps; the work of a step must not "
+            "grow with the prefix."),
     Mistake("the cache appended after the attention: the new token does not attend to itself",
             "first add the new token's key and value to the cache, then attend over the whole "
             "cache, itself included (recomputation lets position t see 0..t).",
@@ -658,13 +742,16 @@ def _decode_learned_cases(hidden: bool) -> list[Case]:
 
 
 DECODE_ARGS = ("model", "src", "src_mask", "max_len")
+DECODE_OUTPUTS = ("tokens", "logits",
+                  "work per step (positions through each decoder layer at once)",
+                  "logits of a run whose first cached key and value are shifted")
 
 
 def check_decode_with_cache(decode_with_cache, hidden: bool = False) -> None:
     """Check ``decode_with_cache(model, src, src_mask, max_len)`` against recomputation."""
     run_check(decode_with_cache, exercise="decode_with_cache", reference=_decode_reference,
               cases=_decode_cases(hidden), mistakes=DECODE_MISTAKES, arg_names=DECODE_ARGS,
-              outputs=("tokens", "logits"), rtol=1e-6, atol=1e-8, show_values=not hidden,
+              outputs=DECODE_OUTPUTS, rtol=1e-6, atol=1e-8, show_values=not hidden,
               invoke=invoke_decode, passed="the same tokens and logits as recomputing every step")
 
 
@@ -672,7 +759,7 @@ def check_decode_with_cache_positions(decode_with_cache, hidden: bool = False) -
     """Check ``decode_with_cache`` on deeper models, learned positions and longer outputs."""
     run_check(decode_with_cache, exercise="decode_with_cache", reference=_decode_reference,
               cases=_decode_learned_cases(hidden), mistakes=DECODE_MISTAKES, arg_names=DECODE_ARGS,
-              outputs=("tokens", "logits"), rtol=1e-6, atol=1e-8, show_values=not hidden,
+              outputs=DECODE_OUTPUTS, rtol=1e-6, atol=1e-8, show_values=not hidden,
               invoke=invoke_decode, passed="positions and caches right over many steps and layers")
 
 
