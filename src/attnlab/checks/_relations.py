@@ -275,6 +275,31 @@ def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, l
     return found
 
 
+def _row_factor_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
+    """Every slice over the last k axes is the right slice times a factor of its own (the
+    largest such slices are named: a factor per (b, c) map, or per row)."""
+    if g.shape != e.shape or e.ndim < 2:
+        return None
+    for k in range(e.ndim - 1, 0, -1):
+        axes = tuple(range(e.ndim - k, e.ndim))
+        if int(np.prod(e.shape[-k:])) < 3 or e.size // int(np.prod(e.shape[-k:])) < 2:
+            continue
+        ee = np.sum(e * e, axis=axes, keepdims=True)
+        if np.any((ee == 0) & np.any(g != 0, axis=axes, keepdims=True)):
+            continue
+        c = np.where(ee > 0, np.sum(g * e, axis=axes, keepdims=True) / np.where(ee > 0, ee, 1.0), 1.0)
+        if np.ptp(c) <= 1e-6 * max(1.0, float(np.max(np.abs(c)))) or not _close(g, c * e, tol):
+            continue
+        lead = ", ".join(f"axis {a}" for a in range(e.ndim - k))
+        over = ", ".join(f"{a}" for a in axes)
+        slice_ = "row (slice along the last axis)" if k == 1 else f"slice over axes {over} (one per index of {lead})"
+        return Relation("slice-factor", f"each {slice_} of {what} is the right one times a factor of its own "
+                                        f"(from {float(np.min(c)):.6g} to {float(np.max(c)):.6g}): the difference "
+                                        "is exactly one factor per slice, so look at what your code computes once "
+                                        "per slice (a gate, a normaliser, a sum or an epsilon added to it)")
+    return None
+
+
 def _shift_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
     """Off by one position: away from the edge, ``g`` is ``e`` moved by one step along one axis
     (or along two axes at once); the edge row that has no partner is not compared."""
@@ -642,7 +667,7 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
             for what, g, e in pairs:
                 found = _output_relation(g, e, what, sizes, tol)
                 if found is None and g.shape == e.shape and np.all(np.isfinite(g)) and np.all(np.isfinite(e)):
-                    found = _plus_input(case, g, e, what, arg_names, tol)
+                    found = _plus_input(case, g, e, what, arg_names, tol) or _row_factor_relation(g, e, what, tol)
                 if found is not None:
                     break
         if found is None and probe is not None:
