@@ -490,3 +490,18 @@ def test_a_factor_per_slice_is_named_at_the_largest_slices():
     # a factor per entry is no factor per slice
     found = _relation(ident, [X], X * (_rng(31).random(X.shape) + 0.5), arg_names=("X",))
     assert found is None or found.kind != "slice-factor"
+
+
+def test_partly_right_answers_say_where():
+    from attnlab.checks._relations import describe_partial
+    x = _rng(32).normal(size=(4, 5))
+    right = attnlab.softmax(x)
+    wrong = right.copy()
+    wrong[2:] = wrong[2:] * 0.5 + 0.1  # rows 2-3 wrong, rows 0-1 right
+    text = describe_partial(Outcome(value=wrong), Outcome(value=right))
+    assert text is not None and "index 0-1 of axis 0" in text and "only at index 2-3" in text
+    # wrong everywhere: nothing said
+    assert describe_partial(Outcome(value=right + 0.1), Outcome(value=right)) is None
+    # a tuple with one right item
+    text = describe_partial(Outcome(value=(right + 0.1, right)), Outcome(value=(right, right)), ("output", "weights"))
+    assert "the weights you returned are right" in text
