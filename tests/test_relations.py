@@ -474,3 +474,34 @@ def test_one_head_is_named():
     found = _relation(attnlab.multi_head_attention, args, (out + 0.01, w), arg_names=MHA_ARGS,
                       outputs=("output", "weights"))
     assert found is None or found.kind != "one-head"
+
+
+def test_a_factor_per_slice_is_named_at_the_largest_slices():
+    x = _rng(28).normal(size=(4, 5))
+    z = np.exp(x - x.max(-1, keepdims=True))
+    eps = z / (z.sum(-1, keepdims=True) + 1e-3)  # an epsilon in the normaliser
+    found = _relation(attnlab.softmax, [x], eps, arg_names=("x",))
+    assert found is not None and found.kind == "slice-factor" and "each row" in found.message
+    X = _rng(29).normal(size=(2, 3, 4, 4))
+    ident = lambda X: np.asarray(X, dtype=float) * 1.0  # noqa: E731
+    gate = _rng(30).random((2, 3, 1, 1)) + 0.5  # one factor per (b, c) map
+    found = _relation(ident, [X], X * gate, arg_names=("X",))
+    assert found is not None and found.kind == "slice-factor" and "axes 2, 3" in found.message
+    # a factor per entry is no factor per slice
+    found = _relation(ident, [X], X * (_rng(31).random(X.shape) + 0.5), arg_names=("X",))
+    assert found is None or found.kind != "slice-factor"
+
+
+def test_partly_right_answers_say_where():
+    from attnlab.checks._relations import describe_partial
+    x = _rng(32).normal(size=(4, 5))
+    right = attnlab.softmax(x)
+    wrong = right.copy()
+    wrong[2:] = wrong[2:] * 0.5 + 0.1  # rows 2-3 wrong, rows 0-1 right
+    text = describe_partial(Outcome(value=wrong), Outcome(value=right))
+    assert text is not None and "index 0-1 of axis 0" in text and "only at index 2-3" in text
+    # wrong everywhere: nothing said
+    assert describe_partial(Outcome(value=right + 0.1), Outcome(value=right)) is None
+    # a tuple with one right item
+    text = describe_partial(Outcome(value=(right + 0.1, right)), Outcome(value=(right, right)), ("output", "weights"))
+    assert "the weights you returned are right" in text

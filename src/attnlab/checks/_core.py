@@ -682,6 +682,9 @@ class CheckSpec:
             else:
                 general = _relations.first_difference(got, ref, self.outputs, rtol=rtol, atol=atol, f32=f32,
                                                       show_values=self.show_values)
+                partial = _relations.describe_partial(got, ref, self.outputs, rtol=rtol, atol=atol, f32=f32)
+                if partial is not None:  # where it is right and where not: said, with the first difference
+                    general = partial + (f"\n{general}" if general else "")
         return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values, general)
 
     def key(self) -> str:

@@ -275,6 +275,31 @@ def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, l
     return found
 
 
+def _row_factor_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
+    """Every slice over the last k axes is the right slice times a factor of its own (the
+    largest such slices are named: a factor per (b, c) map, or per row)."""
+    if g.shape != e.shape or e.ndim < 2:
+        return None
+    for k in range(e.ndim - 1, 0, -1):
+        axes = tuple(range(e.ndim - k, e.ndim))
+        if int(np.prod(e.shape[-k:])) < 3 or e.size // int(np.prod(e.shape[-k:])) < 2:
+            continue
+        ee = np.sum(e * e, axis=axes, keepdims=True)
+        if np.any((ee == 0) & np.any(g != 0, axis=axes, keepdims=True)):
+            continue
+        c = np.where(ee > 0, np.sum(g * e, axis=axes, keepdims=True) / np.where(ee > 0, ee, 1.0), 1.0)
+        if np.ptp(c) <= 1e-6 * max(1.0, float(np.max(np.abs(c)))) or not _close(g, c * e, tol):
+            continue
+        lead = ", ".join(f"axis {a}" for a in range(e.ndim - k))
+        over = ", ".join(f"{a}" for a in axes)
+        slice_ = "row (slice along the last axis)" if k == 1 else f"slice over axes {over} (one per index of {lead})"
+        return Relation("slice-factor", f"each {slice_} of {what} is the right one times a factor of its own "
+                                        f"(from {float(np.min(c)):.6g} to {float(np.max(c)):.6g}): the difference "
+                                        "is exactly one factor per slice, so look at what your code computes once "
+                                        "per slice (a gate, a normaliser, a sum or an epsilon added to it)")
+    return None
+
+
 def _shift_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
     """Off by one position: away from the edge, ``g`` is ``e`` moved by one step along one axis
     (or along two axes at once); the edge row that has no partner is not compared."""
@@ -642,7 +667,7 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
             for what, g, e in pairs:
                 found = _output_relation(g, e, what, sizes, tol)
                 if found is None and g.shape == e.shape and np.all(np.isfinite(g)) and np.all(np.isfinite(e)):
-                    found = _plus_input(case, g, e, what, arg_names, tol)
+                    found = _plus_input(case, g, e, what, arg_names, tol) or _row_factor_relation(g, e, what, tol)
                 if found is not None:
                     break
         if found is None and probe is not None:
@@ -728,3 +753,59 @@ def first_difference(got: _core.Outcome, ref: _core.Outcome, outputs: Sequence[s
                 text += f"\n  expected: {exp_s}\n  yours:    {got_s}"
         return text
     return None
+
+
+def _ranges(idx: Sequence[int]) -> str:
+    """``[0, 1, 2, 5]`` -> ``"0-2, 5"``."""
+    out, start, prev = [], None, None
+    for i in list(idx) + [None]:
+        if start is None:
+            start = prev = i
+        elif i is not None and i == prev + 1:
+            prev = i
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = i
+    return ", ".join(out)
+
+
+def describe_partial(got: _core.Outcome, ref: _core.Outcome, outputs: Sequence[str] = (), *,
+                     rtol: float = _core.RTOL, atol: float = _core.ATOL, f32: float = 0.0) -> str | None:
+    """Where the answer is right and where it is not, when that is not everywhere: the items of a
+    returned tuple that are right, or the indices along one axis where every entry is right."""
+    if got.error is not None or ref.error is not None:
+        return None
+    tol = _Tol(max(rtol, _core.RTOL), max(atol, _core.ATOL), f32)
+    parts = []
+    if isinstance(ref.value, tuple) and isinstance(got.value, (tuple, list)) and len(got.value) == len(ref.value):
+        names = list(outputs) or [f"item {i}" for i in range(len(ref.value))]
+        right = [n for n, g, e in zip(names, got.value, ref.value)
+                 if _core.matches(g, e, rtol=tol.rtol, atol=tol.atol, f32=tol.f32)]
+        if right and len(right) < len(names):
+            parts.append(f"the {' and the '.join(right)} you returned {'are' if len(right) > 1 or _core._plural(right[0]) else 'is'} right")
+    for what, g, e in _pairs(got.value, ref.value, outputs, tol):
+        if g.shape != e.shape or e.ndim == 0:
+            continue
+        allowed = _core._allowed(e, tol.rtol, tol.atol, tol.f32)
+        with np.errstate(all="ignore"):
+            bad = ~(np.abs(g - e) <= allowed) & ~(np.isnan(g) & np.isnan(e)) & ~(g == e)
+        best = None
+        for a in range(e.ndim):
+            if e.shape[a] < 2:
+                continue
+            wrong = np.any(np.moveaxis(bad, a, 0).reshape(e.shape[a], -1), axis=1)
+            if wrong.any() and not wrong.all() and (best is None or wrong.sum() < best[1].sum()):
+                best = (a, wrong)
+        if best is not None:
+            a, wrong = best
+            ok = [int(i) for i in np.flatnonzero(~wrong)]
+            no = [int(i) for i in np.flatnonzero(wrong)]
+            verb = "match" if _core._plural(what) else "matches"
+            parts.append(f"{what} {verb} the right answer exactly at index {_ranges(ok)} of axis {a} "
+                         f"(every entry there), and differ{'' if verb == 'match' else 's'} only at index "
+                         f"{_ranges(no)}: look at what your code does differently there")
+        break
+    if not parts:
+        return None
+    return "Not a catalogued mistake, but partly right: " + "; ".join(parts) + "."
+
