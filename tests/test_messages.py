@@ -40,8 +40,9 @@ def repeated_phrase(message: str, n: int = 6) -> str | None:
 
 def miscounted(message: str) -> list[str]:
     """"1 cases", "3 case": a count whose noun does not agree with it."""
-    one = re.finditer(rf"(?<![\w.,=-])1 {NOUNS}s\b", message)
-    many = re.finditer(rf"(?<![\w.,=-])(?:0|[2-9]|\d\d+) {NOUNS}\b(?!s|\(s\))", message)
+    # "N+1 rows" is a count of N+1; "8 key/value heads", "32 query heads": the noun is a modifier
+    one = re.finditer(rf"(?<![\w.,=+-])1 {NOUNS}s\b", message)
+    many = re.finditer(rf"(?<![\w.,=+-])(?:0|[2-9]|\d\d+) {NOUNS}\b(?!s|\(s\)|/| {NOUNS})", message)
     return [m.group(0) for m in (*one, *many)]
 
 

@@ -142,7 +142,7 @@ def _repeat_flat(X, n_rep):
 
 
 REPEAT_KV_MISTAKES = [
-    Mistake("`repeat` (tile) order instead of `repeat_interleave`: query head h reads head h % Hkv",
+    Mistake("`repeat` (tile) order instead of `repeat_interleave` (head h % Hkv where h // n_rep is right)",
             "`np.repeat(X, n_rep, axis=1)` (torch: `X.repeat_interleave(n_rep, dim=1)`), not "
             "`np.tile` or `X.repeat(1, n_rep, 1, 1)`.", _repeat_tiled,
             "Each key/value head is repeated n_rep times in a row, so that a group of consecutive "
@@ -205,7 +205,7 @@ def _gqa_swapped(Q, K, V, mask=None):
 
 
 GQA_MISTAKES = [
-    Mistake("`repeat` (tile) order instead of `repeat_interleave`: query head h reads head h % Hkv",
+    Mistake("`repeat` (tile) order instead of `repeat_interleave` (head h % Hkv where h // n_rep is right)",
             "repeat each key/value head n_rep times in a row: `attnlab.repeat_kv(K, Hq // Hkv)`.",
             _gqa_with(repeat=_repeat_tiled), REPEAT_KV_MISTAKES[0].principle),
     Mistake("no scaling: softmax(Q Kᵀ) instead of softmax(Q Kᵀ / √Dh)", "divide the scores by `np.sqrt(Dh)`.",
