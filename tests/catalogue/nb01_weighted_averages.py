@@ -41,7 +41,9 @@ def weighted_average(values, weights):
 import torch
 
 def softmax(x, axis=-1):
-    return torch.softmax(torch.as_tensor(x), dim=axis)
+    t = torch.as_tensor(x)
+    e = torch.exp(t - t.amax(dim=axis, keepdim=True))  # its own code, in torch
+    return e / e.sum(dim=axis, keepdim=True)
 ''', fails=("test_softmax",), message="a torch tensor returned from a numpy exercise"),
     Wrong("softmax", '''
 def softmax(x, axis=-1):

@@ -686,7 +686,7 @@ def _sd_mask_cases(hidden: bool) -> list[Case]:
         Q, K, V = _qkv(rng, b, Lq, Lk, Dk, Dv)
         cases.append(Case((Q, K, V), {"mask": _partial_mask(rng, (*b, Lq, Lk))},
                           why="every query may attend to some keys but not all"))
-    cases.append(_sd_range_case(rng, 3 if hidden else 4, 4, 3))
+    cases.append(_sd_range_case(rng, *((3, 5) if hidden else (4, 4)), 3))  # K = √Lk I: a size of its own when hidden
     return cases
 
 
