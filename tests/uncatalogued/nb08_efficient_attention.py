@@ -1,32 +1,12 @@
 """Notebook 08: wrong implementations the catalogue does not list."""
+from catalogue.nb08_efficient_attention import TILED
 from uncatalogued import U
 
-_TILED = '''
-def tiled_attention(Q, K, V, tile_size, causal=False):
-    Lq, Dk = Q.shape[-2:]
-    Lk, Dv = V.shape[-2:]
-    batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    output = np.zeros((*batch, Lq, Dv))
-    logsumexp = np.zeros((*batch, Lq))
-    for i0 in range(0, Lq, tile_size):
-        i1 = min(i0 + tile_size, Lq)
-        m = np.full((*batch, i1 - i0), -np.inf)
-        l = np.zeros((*batch, i1 - i0))
-        acc = np.zeros((*batch, i1 - i0, Dv))
-        last_key = min(Lk, i1) if causal else Lk
-        for j0 in range(0, last_key, tile_size):
-            j1 = min(j0 + tile_size, Lk)
-            S = SCORES
-            if causal and j1 - 1 > i0:
-                visible = VISIBLE
-                S = np.where(visible, S, -np.inf)
-            m, l, acc = attnlab.online_softmax_update(m, l, acc, S, V[..., j0:j1, :])
-        output[..., i0:i1, :] = acc / l[..., None]
-        logsumexp[..., i0:i1] = m + np.log(l)
-    return output, logsumexp
-'''
+# The catalogue's correct tiled_attention, with the two lines the entries below change as holes.
 _S = "Q[..., i0:i1, :] @ np.swapaxes(K[..., j0:j1, :], -1, -2) / np.sqrt(Dk)"
 _VIS = "np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None]"
+_TILED = TILED.replace(f"S = {_S}", "S = SCORES").replace(f"visible = {_VIS}", "visible = VISIBLE")
+assert _TILED.count("SCORES") == 1 and _TILED.count("VISIBLE") == 1, "the catalogue's TILED changed"
 
 
 def _tiled(scores: str = _S, visible: str = _VIS) -> str:
