@@ -31,3 +31,29 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 torch.set_num_threads(THREADS)
 threadpool_limits(limits=THREADS)  # BLAS libraries already loaded in this process
+
+
+# ---------------------------------------------------------------------------------------------
+# pytest-xdist's ``loadgroup`` keeps the tests of one ``xdist_group`` on one worker by adding
+# ``@group`` to each test's id. pytest-xdist 3.8 writes that id to ``item._nodeid``, which pytest 9
+# no longer reads (it keeps the id in ``item._id``), so every group was split across workers and
+# each worker built the group's expensive module fixture again (the adversarial class, the site,
+# the sharded class: minutes each). This puts the suffix where pytest 9 reads it.
+import pytest  # noqa: E402
+
+
+def _group_names(item) -> list[str]:
+    return sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                   for m in item.iter_markers("xdist_group")})
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        names = _group_names(item)
+        if names and "@" not in item.nodeid and hasattr(item, "_id"):
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")

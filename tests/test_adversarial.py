@@ -16,7 +16,7 @@ import pytest
 import adversarial as adv
 import coursekit as ck
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("adversarial")]  # each mode graded once, on one worker
 
 GRADING_OUTPUTS = ("autograde/gradebook.db", "autograde/autograded", "autograde/feedback",
                    "autograde/grades.csv", "autograde/.grading", "autograde/grading.log")

@@ -17,7 +17,7 @@ import coursekit as ck
 from attnlab.checks._core import Outcome
 from attnlab.course.plan import plan_assignment
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("hidden_boundary")]  # one class graded once
 
 A = "01_weighted_averages"
 

@@ -60,6 +60,9 @@ def wait_for(url: str, proc: subprocess.Popen, seconds: float = 120) -> None:
     raise AssertionError(f"no answer from {url} in {seconds:.0f} s")
 
 
+pytestmark = pytest.mark.xdist_group("lab")  # the module's fixture is built once, on one worker
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     port = _free_port()

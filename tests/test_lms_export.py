@@ -14,6 +14,9 @@ from attnlab.course import cli
 ASSIGNMENTS = ck.assignments()
 
 
+pytestmark = pytest.mark.xdist_group("lms_export")  # the module's fixture is built once, on one worker
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     return cb.build(tmp_path_factory.mktemp("lms"))

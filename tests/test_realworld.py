@@ -49,6 +49,9 @@ def _run(impl: Impl, check: str, hidden: bool, secret: str | None) -> str | None
     return None
 
 
+pytestmark = pytest.mark.xdist_group("realworld")  # the module's fixture is built once, on one worker
+
+
 @pytest.fixture(scope="module")
 def runs():
     # plain, repeatable messages; put back afterwards, so that no later test in this worker

@@ -13,6 +13,9 @@ import classbook as cb
 from attnlab.course import cli, report
 
 
+pytestmark = pytest.mark.xdist_group("report")  # the module's fixture is built once, on one worker
+
+
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     course = cb.build(tmp_path_factory.mktemp("report"))
