@@ -19,7 +19,8 @@ from ..masks import masked_softmax as _masked_softmax
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
-from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
+from ._modules import (DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, NoGradient, in_out, materialise,
+                       require_gradients, run_eval)
 
 # ---------------------------------------------------------------------------------------------
 # self_attention(X, W_q, W_k, W_v)
@@ -387,7 +388,14 @@ def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None
             linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(W.T)))  # nn.Linear: (out, in)
             if b is not None:
                 linear.bias.copy_(torch.from_numpy(b))
-    return run_eval(module, forward, "SelfAttention")
+    result = run_eval(module, forward, "SelfAttention")
+    # b_k gets no gradient by design (q·b_k is the same for every key of a row: the softmax ignores it)
+    require_gradients(module, forward, [f"{name}.weight" for name, _ in _LINEARS], call)
+    return result
+
+
+def _m_no_gradient(*args, **kwargs):
+    raise NoGradient("no gradient to the projections")
 
 
 def _m_not_module(*args, **kwargs):
@@ -531,6 +539,13 @@ MODULE_MISTAKES = [
             "`nn.Linear` has a bias unless told otherwise: write `nn.Linear(d_in, d_k, bias=bias)` "
             "(and the same for W_k and W_v).", _m_bias),
     Mistake("dropout left active in eval mode", DROPOUT_FIX, _m_dropout, DROPOUT_PRINCIPLE),
+    Mistake("a step outside torch's autograd (`.numpy()`, `.detach()`, `torch.no_grad()`): no "
+            "gradient reaches the projections before it",
+            "compute the scores, the softmax and `A @ V` with torch operations on the tensors "
+            "themselves (`attnlab.torch.masked_softmax`, `torch.softmax`), never through numpy.",
+            _m_no_gradient,
+            "Training needs a gradient for every weight: keep the whole forward pass in torch, so "
+            "that backpropagation reaches W_q, W_k and W_v."),
     Mistake("`X @ self.W_q.weight` without the transpose: nn.Linear stores its weight as (out, in)",
             "call the layer, `self.W_q(X)`, which computes `X @ weight.T + bias`.", _m_weight_untransposed,
             "A linear layer's weight is stored (out, in): let the layer apply itself, or transpose."),
