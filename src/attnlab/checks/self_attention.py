@@ -102,6 +102,13 @@ def _sa_q_k_swapped(X, W_q, W_k, W_v):
     return A @ V, A
 
 
+def _sa_no_max(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    e = np.exp(Q @ _T(K) / np.sqrt(W_q.shape[1]))  # no shift: exp(1e4) = inf
+    A = e / e.sum(axis=-1, keepdims=True)
+    return A @ V, A
+
+
 def _sa_swapped(X, W_q, W_k, W_v):
     Z, A = _self_attention(X, W_q, W_k, W_v)
     return A, Z
@@ -140,6 +147,10 @@ SELF_ATTENTION_MISTAKES = [
             "`Q = X @ W_q` and `K = X @ W_k`; swapping them transposes the scores.", _sa_q_k_swapped),
     Mistake("returning (A, Z) instead of (Z, A)",
             "return the outputs first: `return A @ V, A`.", _sa_swapped),
+    Mistake("a softmax without the max subtraction: exp overflows for large scores (inf / inf = NaN)",
+            "use a stable softmax (`attnlab.softmax`, or subtract each row's maximum before `np.exp`).",
+            _sa_no_max, "Shift each row of scores by its maximum before exponentiating; the shift "
+            "cancels in the ratio and keeps exp below overflow."),
 ]
 
 
@@ -155,7 +166,10 @@ def _sa_args(rng, batch, L, D, Dk, Dv):
 def _sa_cases(hidden: bool) -> list[Case]:
     rng = case_rng(301 if hidden else 71, hidden)
     sizes = [(5, 3, 4, 2), (3, 7, 2, 5), (6, 4, 5, 3)] if hidden else [(4, 6, 3, 5), (5, 3, 4, 2), (3, 8, 2, 3)]
-    return [Case(_sa_args(rng, (), *s), why="one sequence; L, D, Dk and Dv all differ") for s in sizes]
+    cases = [Case(_sa_args(rng, (), *s), why="one sequence; L, D, Dk and Dv all differ") for s in sizes]
+    X, W_q, W_k, W_v = _sa_args(rng, (), *((5, 3, 4, 2) if hidden else (4, 5, 3, 2)))
+    cases.append(Case((X, W_q * 3000.0, W_k, W_v), why="large queries: scores of about 1e3 to 1e4"))
+    return cases
 
 
 def _sa_batched_cases(hidden: bool) -> list[Case]:

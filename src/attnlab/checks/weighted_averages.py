@@ -274,6 +274,11 @@ def _mt_global_softmax(X):
     return _ref.softmax(flat).reshape(S.shape) @ X
 
 
+def _mt_no_max(X):
+    e = np.exp(X @ np.swapaxes(X, -1, -2))  # no shift: exp(1e4) = inf
+    return e / e.sum(axis=-1, keepdims=True) @ X
+
+
 MIX_TOKENS_MISTAKES = [
     Mistake("a softmax over the columns (axis 0) of X Xᵀ",
             "each query row must sum to one: take the softmax over the last axis.", _mt_axis0),
@@ -292,13 +297,20 @@ MIX_TOKENS_MISTAKES = [
             "two axes and so works with leading batch dimensions.", _mt_dot_T),
     Mistake("one softmax over the whole matrix instead of one per row",
             "normalise each row of X Xᵀ separately: softmax over the last axis.", _mt_global_softmax),
+    Mistake("a softmax of X Xᵀ without the max subtraction: exp overflows for large tokens (inf / inf = NaN)",
+            "use a stable softmax (`attnlab.softmax`, or subtract each row's maximum before `np.exp`).",
+            _mt_no_max, "Shift each row of scores by its maximum before exponentiating; the shift "
+            "cancels in the ratio and keeps exp below overflow."),
 ]
 
 
 def _mt_cases(hidden: bool) -> list[Case]:
     rng = case_rng(121 if hidden else 21, hidden)
     shapes = [(5, 3), (2, 4), (6, 6)] if hidden else [(4, 3), (3, 5), (5, 5)]
-    return [Case((rng.normal(size=s) * 0.7,), why="random tokens") for s in shapes]
+    cases = [Case((rng.normal(size=s) * 0.7,), why="random tokens") for s in shapes]
+    cases.append(Case((rng.normal(size=(3, 4) if hidden else (4, 3)) * 60,),
+                      why="long tokens: scores X Xᵀ of about 1e4"))
+    return cases
 
 
 def _mt_batched_cases(hidden: bool) -> list[Case]:
