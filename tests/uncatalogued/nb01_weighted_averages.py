@@ -22,7 +22,7 @@ def weighted_average(values, weights):
     if np.any(weights < 0) or abs(weights.sum() - 1.0) > 1e-6:
         raise ValueError("weights off the simplex")
     return (weights @ values).astype(values.dtype)
-''', "test_weighted_average", "cast back to the input's dtype (ints for int values)", accepted="check_weighted_average",
+''', "test_weighted_average", "cast back to the input's dtype (ints for int values)",
       words=("int", "float", "dtype", "type"), kind="types"),
     U("weighted_average", '''
 def weighted_average(values, weights):
@@ -33,7 +33,7 @@ def weighted_average(values, weights):
     if np.any(weights < 0) or abs(weights.sum() - 1.0) > 0.05:
         raise ValueError("weights off the simplex")
     return weights @ values
-''', "test_weighted_average_rejects", "a simplex tolerance of 0.05", accepted="check_weighted_average_rejects", words=("simplex", "sum"), kind="tolerance"),
+''', "test_weighted_average_rejects", "a simplex tolerance of 0.05", words=("simplex", "sum"), kind="tolerance"),
     U("weighted_average", '''
 def weighted_average(values, weights):
     if np.any(weights < 0) or abs(weights.sum() - 1.0) > 1e-6:

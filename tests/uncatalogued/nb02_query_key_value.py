@@ -48,20 +48,20 @@ def score_variance(d_k, n_samples, rng):
     q = rng.standard_normal((n_samples, d_k))
     k = rng.standard_normal((n_samples - 1, d_k))
     return float(np.var(np.sum(q[1:] * k, axis=-1)))
-''', ("test_score_variance", "test_score_variance_rng"), "one sample short", accepted="check_score_variance and check_score_variance_rng", kind="off-by-one"),
+''', ("test_score_variance", "test_score_variance_rng"), "one sample short", kind="off-by-one"),
     U("score_variance", '''
 import torch
 def score_variance(d_k, n_samples, rng):
     q = torch.from_numpy(rng.standard_normal((n_samples, d_k)))
     k = torch.from_numpy(rng.standard_normal((n_samples, d_k)))
     return torch.var((q * k).sum(-1), unbiased=False)
-''', "test_score_variance", "a 0-d tensor instead of a float", accepted="check_score_variance", words=("float", "tensor"), kind="torch/numpy"),
+''', "test_score_variance", "a 0-d tensor instead of a float", words=("float", "tensor"), kind="torch/numpy"),
     U("score_variance", '''
 def score_variance(d_k, n_samples, rng):
     q = rng.standard_normal((n_samples, d_k))
     scores = np.sum(q * np.roll(q, 1, axis=0), axis=-1)
     return float(np.var(scores))
-''', "test_score_variance_rng", "keys are the queries rolled by one (dependent samples)", accepted="check_score_variance_rng",
+''', "test_score_variance_rng", "keys are the queries rolled by one (dependent samples)",
       words=("independent", "dependent", "rng", "draw"), kind="statistics"),
 
     U("scaled_dot_product_attention", '''
@@ -73,7 +73,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     total = e.sum(axis=-1, keepdims=True)
     weights = e / np.where(total > 0, total, 1.0)
     return weights @ V, weights
-''', "test_sdpa", "masked softmax without max subtraction", accepted="check_sdpa", words=("max subtraction", "maximum", "overflow", "stable", "large scores"),
+''', "test_sdpa", "masked softmax without max subtraction", words=("max subtraction", "maximum", "overflow", "stable", "large scores"),
       kind="range"),
     U("scaled_dot_product_attention", '''
 def scaled_dot_product_attention(Q, K, V, mask=None):

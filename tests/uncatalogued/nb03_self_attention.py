@@ -139,7 +139,7 @@ class SelfAttention(nn.Module):
         A = attnlab.masked_softmax(scores, True if mask is None else np.asarray(mask))
         A = torch.as_tensor(A, dtype=V.dtype)
         return A @ V, A
-''', "test_self_attention_module", "the softmax in numpy (no gradient to W_q, W_k)", accepted="check_self_attention_module", words=("grad",),
+''', "test_self_attention_module", "the softmax in numpy (no gradient to W_q, W_k)", words=("grad",),
       kind="torch/numpy"),
     U("SelfAttention", '''
 class SelfAttention(nn.Module):

@@ -11,7 +11,7 @@ def causal_mask(Lq, Lk):
 import torch
 def causal_mask(Lq, Lk):
     return torch.tril(torch.ones(Lq, Lk, dtype=torch.bool))
-''', "test_causal_mask", "torch.tril, a tensor back", accepted="check_causal_mask", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_causal_mask", "torch.tril, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("causal_mask", '''
 def causal_mask(Lq, Lk):
     return np.tril(np.ones((Lq, Lq), dtype=bool))[:, :Lk]
@@ -20,7 +20,7 @@ def causal_mask(Lq, Lk):
 import torch
 def padding_mask(lengths, Lk):
     return torch.arange(Lk)[None, :] < torch.as_tensor(lengths)[:, None]
-''', "test_padding_mask", "in torch, a tensor back", accepted="check_padding_mask", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_padding_mask", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("padding_mask", '''
 def padding_mask(lengths, Lk):
     lengths = np.asarray(lengths)

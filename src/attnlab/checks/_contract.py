@@ -39,6 +39,9 @@ def require_numpy_floats(value: Any, what: str = "it") -> Any:
         for i, item in enumerate(value):
             require_numpy_floats(item, f"item {i} of the tuple it returned")
         return value
+    if type(value).__module__.startswith("torch") and getattr(value, "ndim", None) == 0:
+        raise TorchReturned(f"{what} is a 0-d {_kind(value)}, but the answer is a float: return a "
+                            "Python float (`float(x)` or `x.item()`), not a tensor")
     if type(value).__module__.startswith("torch"):
         raise TorchReturned(f"{what} is a {_kind(value)}, but this is a numpy exercise: return a "
                             "numpy array (np.ndarray); compute with numpy, or call `.numpy()`")

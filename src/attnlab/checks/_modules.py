@@ -83,6 +83,40 @@ def run_eval(module: Any, forward: Callable[[Any], Any], name: str) -> Any:
     return first
 
 
+class NoGradient(CheckRaised, RuntimeError):
+    """A backward pass through the module left a parameter without a (finite, non-zero) gradient."""
+
+
+def require_gradients(module: Any, forward: Callable[[Any], Any], names: Any, name: str) -> None:
+    """One backward pass from ``forward(module)``'s first output (weighted by fixed random
+    numbers, so that no symmetry cancels a gradient): each parameter in ``names`` (dotted, as
+    in ``named_parameters``) must get a finite, non-zero ``.grad``. A computation that leaves
+    torch (`.numpy()`, `.detach()`, `torch.no_grad()`) trains nothing before it."""
+    import torch
+
+    params = dict(module.named_parameters())
+    for p in params.values():
+        p.grad = None
+    out = forward(module)
+    first = out[0] if isinstance(out, (tuple, list)) else out
+    try:
+        gen = torch.Generator().manual_seed(0)
+        weights = torch.randn(first.shape, generator=gen, dtype=first.dtype)
+        (first * weights).sum().backward()
+    except RuntimeError as exc:  # nothing in the output requires a gradient
+        raise NoGradient(f"no gradient flows back through {name}'s forward ({exc}): keep every step "
+                         "in torch, with no `.numpy()`, `.detach()` or `torch.no_grad()`") from None
+    for pname in names:
+        grad = params[pname].grad if pname in params else None
+        if grad is None or not bool(torch.isfinite(grad).all()) or not bool(grad.abs().sum() > 0):
+            what = "no gradient" if grad is None else "a gradient that is zero or not finite"
+            raise NoGradient(f"{name}'s `{pname}` gets {what} from a backward pass through its "
+                             "output: keep every step in torch, with no `.numpy()`, `.detach()` "
+                             "or `torch.no_grad()`, or training cannot learn it")
+    for p in params.values():
+        p.grad = None
+
+
 def _same(a: Any, b: Any) -> bool:
     import torch
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, invoke_numpy_any_dtype
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -42,8 +42,9 @@ def _require_bool(mask):
 
 
 def _invoke_mask(fn, *args, **kwargs):
-    """Call a mask function and insist on a boolean result (used as ``run_check(invoke=...)``)."""
-    return _require_bool(fn(*args, **kwargs))
+    """Call a mask function and insist on a boolean numpy result, not a torch tensor (used as
+    ``run_check(invoke=...)``)."""
+    return _require_bool(invoke_numpy_any_dtype(fn, *args, **kwargs))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,7 +122,7 @@ def _cm_cases(hidden: bool) -> list[Case]:
 def check_causal_mask(causal_mask, hidden: bool = False) -> None:
     """Check that ``causal_mask(Lq, Lk)`` is the boolean ``(Lq, Lk)`` mask ``j <= i``."""
     run_check(causal_mask, exercise="causal_mask", reference=_masks.causal_mask,
-              cases=_cm_cases(hidden), mistakes=CAUSAL_MASK_MISTAKES, arg_names=("Lq", "Lk"),
+              cases=_cm_cases(hidden), mistakes=CAUSAL_MASK_MISTAKES + RETURN_TYPE_MISTAKES[:1], arg_names=("Lq", "Lk"),
               show_values=not hidden, passed="True where j <= i, top-left aligned",
               invoke=_invoke_mask)
 
@@ -199,7 +200,7 @@ def _pm_cases(hidden: bool) -> list[Case]:
 def check_padding_mask(padding_mask, hidden: bool = False) -> None:
     """Check that ``padding_mask(lengths, Lk)`` is the boolean ``(B, Lk)`` mask ``j < lengths[b]``."""
     run_check(padding_mask, exercise="padding_mask", reference=_masks.padding_mask,
-              cases=_pm_cases(hidden), mistakes=PADDING_MASK_MISTAKES, arg_names=("lengths", "Lk"),
+              cases=_pm_cases(hidden), mistakes=PADDING_MASK_MISTAKES + RETURN_TYPE_MISTAKES[:1], arg_names=("lengths", "Lk"),
               show_values=not hidden, passed="True where j < lengths[b]", invoke=_invoke_mask)
 
 

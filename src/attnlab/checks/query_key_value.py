@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import attention as _ref
 from ..averages import softmax as _softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, require_numpy_floats
 from ._core import Case, Mistake, case_rng, case_seed, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -176,17 +176,22 @@ class Seeded:
 
 def invoke_with_rng(fn, d_k, n_samples, rng):
     """Call the learner's ``score_variance`` with a fresh generator built from the case's seed,
-    and once more with another seed: ``(estimate, 1.0 if the two estimates differ)``. An
-    estimate from samples varies with the draws; a hard-coded ``d_k`` does not."""
-    first = fn(d_k, n_samples, rng.rng())
+    and once more with another seed: ``(estimate, 1.0 if the two estimates differ, 1.0 if the
+    first call drew exactly n_samples pairs of d_k-vectors from its generator)``. An estimate
+    from samples varies with the draws; a hard-coded ``d_k`` does not. A float is the contract:
+    a tensor (0-d or not) back is named as such."""
+    gen = rng.rng()
+    before = gen.bit_generator.state
+    first = require_numpy_floats(fn(d_k, n_samples, gen))
+    fits = _draws_fit(rng.seed, _draws_taken(before, gen.bit_generator.state), d_k, n_samples) == 1.0
     second = fn(d_k, n_samples, np.random.default_rng(rng.seed + 7919))
     a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     varies = a.shape != b.shape or not bool(np.array_equal(a, b))
-    return first, float(varies)
+    return first, float(varies), float(fits)
 
 
 def _expected_variance(d_k, n_samples, rng):
-    return float(d_k), 1.0
+    return float(d_k), 1.0, 1.0
 
 
 class _WithRng:
@@ -244,6 +249,21 @@ def _sv_swapped_axes(d_k, n_samples, rng):
     return float(np.var(np.sum(q * k, axis=-1)))
 
 
+def _sv_one_short(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples - 1, d_k))
+    return float(np.var(np.sum(q[1:] * k, axis=-1)))
+
+
+def _sv_rolled(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    return float(np.var(np.sum(q * np.roll(q, 1, axis=0), axis=-1)))
+
+
+_SV_DRAWS_PRINCIPLE = ("each of the n_samples scores needs a query and a key of its own: draw "
+                       "exactly n_samples independent pairs of d_k-vectors from the generator given.")
+
+
 SCORE_VARIANCE_MISTAKES = [
     Mistake("a variance near 1 instead of d_k: the variance of single coordinates (of q, or of the "
             "products q_i k_i), or of the scaled score q·k/√d_k",
@@ -268,6 +288,11 @@ SCORE_VARIANCE_MISTAKES = [
     Mistake("samples and dimensions swapped (a sum over n_samples instead of over d_k)",
             "each sample is a pair of d_k-dimensional vectors: shape (n_samples, d_k), then sum "
             "over the last axis (d_k).", _WithRng(_sv_swapped_axes)),
+    Mistake("draws that do not fit n_samples independent pairs (q, k): a pair too few or too "
+            "many, or keys that reuse the queries' draws (dependent samples)",
+            "draw `q = rng.standard_normal((n_samples, d_k))` and `k` of the same shape, and use "
+            "every row of both: n_samples dot products, no row dropped, no key taken from `q`.",
+            _WithRng(_sv_one_short), _SV_DRAWS_PRINCIPLE),
     Mistake("a fixed number (the theory's d_k) instead of an estimate from samples",
             "measure it: draw `q` and `k` from `rng`, form the dot products and return their "
             "variance; the point of the exercise is to see the theory confirmed by data.",
@@ -312,6 +337,23 @@ def _draws_taken(before: dict, after: dict) -> int:
     return distance
 
 
+def _draws_of(seed: int, normals: int, dtype) -> int:
+    gen = np.random.default_rng(seed)
+    before = gen.bit_generator.state
+    gen.standard_normal(normals, dtype=dtype)
+    return _draws_taken(before, gen.bit_generator.state)
+
+
+def _draws_fit(seed: int, taken: int, d_k: int, n_samples: int) -> float:
+    """1.0 if a generator seeded ``seed`` went through exactly the draws of ``2 n_samples d_k``
+    standard normals (float64 or float32: in any shape and order, the count is the same), 0.5
+    if through those of half as many (keys that reuse the queries), else 0.0."""
+    for value, normals in ((1.0, 2 * n_samples * d_k), (0.5, n_samples * d_k)):
+        if taken in (_draws_of(seed, normals, np.float64), _draws_of(seed, normals, np.float32)):
+            return value
+    return 0.0
+
+
 def _honest_estimate(d_k, n_samples, rng):
     q = rng.standard_normal((n_samples, d_k))
     k = rng.standard_normal((n_samples, d_k))
@@ -334,8 +376,10 @@ def invoke_seed_summary(fn, d_k, n_samples, seeds):
     about ``sqrt((2 + 6 / d_k) / n_samples)``, 23 % for d_k = 8, n = 50, and never below 5 %); a constant with noise added does not, unless its noise is made to
     look like it. Consumed: the generator it is given went through at least
     ``n_samples * d_k / 2`` draws (2 n d_k normal samples take about 2 n d_k; in float32, half
-    that), which an answer that only adds noise does not need."""
-    a1 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
+    that), which an answer that only adds noise does not need. Last, whether those draws are
+    exactly the ones of ``2 n_samples d_k`` normals (:func:`_draws_fit`: 1.0; 0.5 for half as
+    many, keys reusing the queries; 0.0 for any other count)."""
+    a1 = require_numpy_floats(fn(d_k, n_samples, np.random.default_rng(seeds[0])))
     a2 = fn(d_k, n_samples, np.random.default_rng(seeds[0]))
     rng_b = np.random.default_rng(seeds[1])
     before = rng_b.bit_generator.state
@@ -351,11 +395,12 @@ def invoke_seed_summary(fn, d_k, n_samples, seeds):
     theirs, ours = _relative_spread(draws), _relative_spread(honest)
     spread = theirs > MIN_SPREAD and 0.25 * ours <= theirs <= 4.0 * ours
     consumed = taken >= n_samples * d_k // 2
-    return np.array([float(same), float(other), float(spread), float(consumed)])
+    fits = _draws_fit(seeds[1], taken, d_k, n_samples)
+    return np.array([float(same), float(other), float(spread), float(consumed), fits])
 
 
 def _seed_summary_reference(d_k, n_samples, seeds):
-    return np.array([1.0, 1.0, 1.0, 1.0])
+    return np.array([1.0, 1.0, 1.0, 1.0, 1.0])
 
 
 class _SeedSummary:
@@ -408,6 +453,16 @@ SCORE_VARIANCE_RNG_MISTAKES = [
             "instead of the `rng` argument",
             "draw every sample from the generator you are given: `rng.standard_normal(...)`, so "
             "that the same seed gives the same answer.", _SeedSummary(_sv_global_rng)),
+    Mistake("one pair too few or too many: the draws from the generator do not fit n_samples "
+            "pairs (q, k) of d_k-vectors",
+            "draw `q` and `k` of shape (n_samples, d_k) each and use every row: exactly n_samples "
+            "dot products.", _SeedSummary(_sv_one_short), _SV_DRAWS_PRINCIPLE),
+    Mistake("keys that reuse the queries' draws (e.g. `np.roll(q, 1)`): dependent samples, drawn "
+            "for half the vectors only",
+            "draw the keys from `rng` too, `k = rng.standard_normal((n_samples, d_k))`: each score "
+            "needs an independent pair (q, k).", _SeedSummary(_sv_rolled),
+            "The scores must be independent samples: each key is drawn afresh from the generator, "
+            "never derived from the queries."),
     Mistake("a generator of your own (e.g. `np.random.default_rng(0)`) instead of the `rng` argument",
             "use the `rng` passed in: a fixed generator of your own gives the same numbers whatever "
             "the caller asks for.", _SeedSummary(_sv_own_rng)),
@@ -425,16 +480,17 @@ def _sv_rng_cases(hidden: bool) -> list[Case]:
 def check_score_variance(score_variance, hidden: bool = False) -> None:
     """Check that ``score_variance(d_k, n_samples, rng)`` is close to ``d_k``."""
     run_check(score_variance, exercise="score_variance", reference=_expected_variance,
-              cases=_sv_cases(hidden), mistakes=SCORE_VARIANCE_MISTAKES,
+              cases=_sv_cases(hidden), mistakes=SCORE_VARIANCE_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("d_k", "n_samples", "rng"), rtol=0.1, atol=0.02, show_values=not hidden,
-              outputs=("variance", "sign that it varies with the random draws (1 = yes)"),
+              outputs=("variance", "sign that it varies with the random draws (1 = yes)",
+                       "sign that it drew n_samples pairs of d_k-vectors from rng (1 = yes)"),
               passed="the variance of q·k is close to d_k", invoke=invoke_with_rng)
 
 
 def check_score_variance_rng(score_variance, hidden: bool = False) -> None:
     """Check that ``score_variance`` draws its samples from the ``rng`` it is given."""
     run_check(score_variance, exercise="score_variance", reference=_seed_summary_reference,
-              cases=_sv_rng_cases(hidden), mistakes=SCORE_VARIANCE_RNG_MISTAKES,
+              cases=_sv_rng_cases(hidden), mistakes=SCORE_VARIANCE_RNG_MISTAKES + RETURN_TYPE_MISTAKES,
               arg_names=("d_k", "n_samples", "seeds (a, b)"), rtol=0.0, atol=1e-12,
               show_values=False, passed="reproducible from the rng argument",
               invoke=invoke_seed_summary)
@@ -669,7 +725,17 @@ def _partial_mask(rng, shape, fully_masked_rows=0):
 def _sd_cases(hidden: bool) -> list[Case]:
     rng = case_rng(221 if hidden else 61, hidden)
     sizes = [(2, 6, 3, 5), (5, 3, 6, 2), (1, 4, 4, 3)] if hidden else [(3, 5, 4, 2), (4, 2, 3, 6), (1, 3, 5, 4)]
-    return [Case(_qkv(rng, (), *s), why="one sequence, Lq != Lk, Dk != Dv") for s in sizes]
+    cases = [Case(_qkv(rng, (), *s), why="one sequence, Lq != Lk, Dk != Dv") for s in sizes]
+    cases.append(_sd_large_case(rng, *((3, 5) if hidden else (4, 3)), 2))
+    return cases
+
+
+def _sd_large_case(rng, Lq, Lk, Dv):
+    """Scores of +-1e4 and no mask (Q holds them, K = √Dk I): exp overflows without the shift."""
+    sign = np.resize([1.0, -1.0], Lq).reshape(Lq, 1)  # rows of +1e4 and of -1e4
+    Q = sign * 1e4 + rng.normal(size=(Lq, Lk)) * 2
+    K = np.sqrt(Lk) * np.eye(Lk)  # Dk = Lk: Q Kᵀ / √Dk = Q
+    return Case((Q, K, rng.normal(size=(Lk, Dv))), why="scores of +-1e4 (no mask)")
 
 
 def _sd_batched_cases(hidden: bool) -> list[Case]:

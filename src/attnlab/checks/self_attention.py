@@ -19,7 +19,8 @@ from ..masks import masked_softmax as _masked_softmax
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
-from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
+from ._modules import (DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, NoGradient, in_out, materialise,
+                       require_gradients, run_eval)
 
 # ---------------------------------------------------------------------------------------------
 # self_attention(X, W_q, W_k, W_v)
@@ -101,6 +102,13 @@ def _sa_q_k_swapped(X, W_q, W_k, W_v):
     return A @ V, A
 
 
+def _sa_no_max(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    e = np.exp(Q @ _T(K) / np.sqrt(W_q.shape[1]))  # no shift: exp(1e4) = inf
+    A = e / e.sum(axis=-1, keepdims=True)
+    return A @ V, A
+
+
 def _sa_swapped(X, W_q, W_k, W_v):
     Z, A = _self_attention(X, W_q, W_k, W_v)
     return A, Z
@@ -139,6 +147,10 @@ SELF_ATTENTION_MISTAKES = [
             "`Q = X @ W_q` and `K = X @ W_k`; swapping them transposes the scores.", _sa_q_k_swapped),
     Mistake("returning (A, Z) instead of (Z, A)",
             "return the outputs first: `return A @ V, A`.", _sa_swapped),
+    Mistake("a softmax without the max subtraction: exp overflows for large scores (inf / inf = NaN)",
+            "use a stable softmax (`attnlab.softmax`, or subtract each row's maximum before `np.exp`).",
+            _sa_no_max, "Shift each row of scores by its maximum before exponentiating; the shift "
+            "cancels in the ratio and keeps exp below overflow."),
 ]
 
 
@@ -154,7 +166,10 @@ def _sa_args(rng, batch, L, D, Dk, Dv):
 def _sa_cases(hidden: bool) -> list[Case]:
     rng = case_rng(301 if hidden else 71, hidden)
     sizes = [(5, 3, 4, 2), (3, 7, 2, 5), (6, 4, 5, 3)] if hidden else [(4, 6, 3, 5), (5, 3, 4, 2), (3, 8, 2, 3)]
-    return [Case(_sa_args(rng, (), *s), why="one sequence; L, D, Dk and Dv all differ") for s in sizes]
+    cases = [Case(_sa_args(rng, (), *s), why="one sequence; L, D, Dk and Dv all differ") for s in sizes]
+    X, W_q, W_k, W_v = _sa_args(rng, (), *((5, 3, 4, 2) if hidden else (4, 5, 3, 2)))
+    cases.append(Case((X, W_q * 3000.0, W_k, W_v), why="large queries: scores of about 1e3 to 1e4"))
+    return cases
 
 
 def _sa_batched_cases(hidden: bool) -> list[Case]:
@@ -387,7 +402,25 @@ def invoke_module(cls, X, W_q, W_k, W_v, b_q=None, b_k=None, b_v=None, mask=None
             linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(W.T)))  # nn.Linear: (out, in)
             if b is not None:
                 linear.bias.copy_(torch.from_numpy(b))
-    return run_eval(module, forward, "SelfAttention")
+    result = run_eval(module, forward, "SelfAttention")
+    if _agrees(result, _module_reference(X, W_q, W_k, W_v, b_q, b_k, b_v, mask)):  # else the comparison names it
+        # b_k gets no gradient by design (q·b_k is the same for every key of a row: the softmax ignores it)
+        require_gradients(module, forward, [f"{name}.weight" for name, _ in _LINEARS], call)
+    return result
+
+
+def _agrees(result, expected) -> bool:
+    """Whether a forward pass's ``(Z, A)`` is the reference's (then its gradients are judged)."""
+    try:
+        return len(result) == len(expected) and all(
+            np.allclose(np.asarray(r.detach() if hasattr(r, "detach") else r, dtype=float), e,
+                        rtol=1e-6, atol=1e-8, equal_nan=True) for r, e in zip(result, expected))
+    except (TypeError, ValueError, RuntimeError):
+        return False
+
+
+def _m_no_gradient(*args, **kwargs):
+    raise NoGradient("no gradient to the projections")
 
 
 def _m_not_module(*args, **kwargs):
@@ -531,6 +564,13 @@ MODULE_MISTAKES = [
             "`nn.Linear` has a bias unless told otherwise: write `nn.Linear(d_in, d_k, bias=bias)` "
             "(and the same for W_k and W_v).", _m_bias),
     Mistake("dropout left active in eval mode", DROPOUT_FIX, _m_dropout, DROPOUT_PRINCIPLE),
+    Mistake("a step outside torch's autograd (`.numpy()`, `.detach()`, `torch.no_grad()`): no "
+            "gradient reaches the projections before it",
+            "compute the scores, the softmax and `A @ V` with torch operations on the tensors "
+            "themselves (`attnlab.torch.masked_softmax`, `torch.softmax`), never through numpy.",
+            _m_no_gradient,
+            "Training needs a gradient for every weight: keep the whole forward pass in torch, so "
+            "that backpropagation reaches W_q, W_k and W_v."),
     Mistake("`X @ self.W_q.weight` without the transpose: nn.Linear stores its weight as (out, in)",
             "call the layer, `self.W_q(X)`, which computes `X @ weight.T + bias`.", _m_weight_untransposed,
             "A linear layer's weight is stored (out, in): let the layer apply itself, or transpose."),

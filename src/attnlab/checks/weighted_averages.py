@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import averages as _ref
+from ..averages import SIMPLEX_ATOL
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
@@ -41,6 +42,21 @@ def _wa_renormalises(values, weights):
     return weights @ values / weights.sum()
 
 
+def _wa_tolerance(values, weights, atol):
+    values, weights = np.asarray(values, dtype=float), np.asarray(weights, dtype=float)
+    if len(weights) != len(values) or np.any(weights < 0) or abs(weights.sum() - 1.0) > atol:
+        raise ValueError("weights off the simplex")
+    return weights @ values
+
+
+def _wa_loose(values, weights):
+    return _wa_tolerance(values, weights, 1e-2)
+
+
+def _wa_strict(values, weights):
+    return _wa_tolerance(values, weights, 1e-12)
+
+
 WEIGHTED_AVERAGE_MISTAKES = [
     Mistake("dividing by N (a mean of the weighted rows)",
             "the weights already sum to one, so `Σ_i w_i v_i` needs no division: `weights @ values`.",
@@ -53,6 +69,18 @@ WEIGHTED_AVERAGE_MISTAKES = [
             _wa_wrong_axis),
     Mistake("ignoring the weights (a plain mean)",
             "multiply row i by weights[i] before summing.", _wa_uniform),
+    Mistake("a simplex tolerance looser than the stated 1e-6: weights summing to 1 + 3e-6 are "
+            "accepted",
+            "compare the sum with one to within 1e-6 exactly as the prompt states: "
+            "`abs(weights.sum() - 1.0) > 1e-6` raises.", _wa_loose,
+            "The prompt states the tolerance of the sum: weights whose sum is further than 1e-6 "
+            "from one are off the simplex and must be rejected."),
+    Mistake("a simplex tolerance tighter than the stated 1e-6 (an exact sum): weights summing to "
+            "1 - 5e-7 are rejected",
+            "allow the rounding the prompt allows: raise only when `abs(weights.sum() - 1.0) > 1e-6`, "
+            "not when the sum differs from 1.0 at all.", _wa_strict,
+            "Weights computed in floating point rarely sum to one exactly: accept any sum within "
+            "the stated 1e-6 of one."),
     Mistake("accepting weights that are not on the simplex",
             "check that the weights are non-negative and sum to one (within 1e-6) and "
             "`raise ValueError(...)` otherwise.", _wa_no_validation),
@@ -71,6 +99,11 @@ def _wa_cases(hidden: bool) -> list[Case]:
     one_hot = np.zeros(4)
     one_hot[2] = 1.0
     cases.append(Case((rng.normal(size=(4, 3)), one_hot), why="one-hot weights pick one row"))
+    w = rng.dirichlet(np.ones(3))
+    cases.append(Case((rng.integers(-5, 6, size=(3, 4)), w), why="integer values (the average is floats)"))
+    w = rng.dirichlet(np.ones(4))
+    w[-1] -= w.sum() - 1.0 + 0.5 * SIMPLEX_ATOL  # just inside the stated tolerance
+    cases.append(Case((rng.normal(size=(4, 2)), w), why="weights summing to 1 - 5e-7, inside the stated 1e-6"))
     return cases
 
 
@@ -81,6 +114,8 @@ def _wa_bad_cases(hidden: bool) -> list[Case]:
         Case((values, np.array([0.5, 0.4, 0.4])), why="weights summing to 1.3", raises=ValueError),
         Case((values, np.array([1.5, -0.25, -0.25])), why="a negative weight", raises=ValueError),
         Case((values, np.array([0.7, 0.3])), why="3 rows but 2 weights", raises=ValueError),
+        Case((values, np.array([0.5, 0.3, 0.2 + 3 * SIMPLEX_ATOL])),
+             why="weights summing to 1 + 3e-6, just outside the stated 1e-6", raises=ValueError),
     ]
 
 
@@ -239,6 +274,11 @@ def _mt_global_softmax(X):
     return _ref.softmax(flat).reshape(S.shape) @ X
 
 
+def _mt_no_max(X):
+    e = np.exp(X @ np.swapaxes(X, -1, -2))  # no shift: exp(1e4) = inf
+    return e / e.sum(axis=-1, keepdims=True) @ X
+
+
 MIX_TOKENS_MISTAKES = [
     Mistake("a softmax over the columns (axis 0) of X Xᵀ",
             "each query row must sum to one: take the softmax over the last axis.", _mt_axis0),
@@ -257,13 +297,20 @@ MIX_TOKENS_MISTAKES = [
             "two axes and so works with leading batch dimensions.", _mt_dot_T),
     Mistake("one softmax over the whole matrix instead of one per row",
             "normalise each row of X Xᵀ separately: softmax over the last axis.", _mt_global_softmax),
+    Mistake("a softmax of X Xᵀ without the max subtraction: exp overflows for large tokens (inf / inf = NaN)",
+            "use a stable softmax (`attnlab.softmax`, or subtract each row's maximum before `np.exp`).",
+            _mt_no_max, "Shift each row of scores by its maximum before exponentiating; the shift "
+            "cancels in the ratio and keeps exp below overflow."),
 ]
 
 
 def _mt_cases(hidden: bool) -> list[Case]:
     rng = case_rng(121 if hidden else 21, hidden)
     shapes = [(5, 3), (2, 4), (6, 6)] if hidden else [(4, 3), (3, 5), (5, 5)]
-    return [Case((rng.normal(size=s) * 0.7,), why="random tokens") for s in shapes]
+    cases = [Case((rng.normal(size=s) * 0.7,), why="random tokens") for s in shapes]
+    cases.append(Case((rng.normal(size=(3, 4) if hidden else (4, 3)) * 60,),
+                      why="long tokens: scores X Xᵀ of about 1e4"))
+    return cases
 
 
 def _mt_batched_cases(hidden: bool) -> list[Case]:
