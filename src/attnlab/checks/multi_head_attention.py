@@ -23,6 +23,7 @@ from .. import multi_head as _ref
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
+from . import _divergence
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
@@ -506,6 +507,7 @@ def check_mha_module(MultiHeadAttention, hidden: bool = False) -> None:
     run_check(MultiHeadAttention, exercise="MultiHeadAttention", reference=_module_reference,
               cases=_module_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=MODULE_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=_invoke_module,
+              reference_module=_divergence.multi_head_attention_class,
               passed="forward matches with the weights copied into W_q, W_k, W_v, W_o")
 
 
@@ -514,6 +516,7 @@ def check_mha_module_bias_mask(MultiHeadAttention, hidden: bool = False) -> None
     run_check(MultiHeadAttention, exercise="MultiHeadAttention", reference=_module_reference,
               cases=_module_bias_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=MODULE_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=_invoke_module,
+              reference_module=_divergence.multi_head_attention_class,
               passed="biases and masks are used")
 
 

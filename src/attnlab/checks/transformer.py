@@ -17,6 +17,7 @@ from functools import partial
 import numpy as np
 
 from ..positional import sinusoidal_positional_encoding as _pe_reference
+from . import _divergence
 from ._modules import run_eval
 from ._core import Case, CheckRaised, Mistake, case_seed, run_check
 from .rnn_translation import (
@@ -348,6 +349,7 @@ def check_encoder_layer(TransformerEncoderLayer, hidden: bool = False) -> None:
     run_check(TransformerEncoderLayer, exercise="TransformerEncoderLayer", reference=_enc_reference,
               cases=_enc_cases(hidden), mistakes=ENCODER_MISTAKES, arg_names=ENC_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=invoke_encoder_layer,
+              reference_module=_divergence.encoder_layer_class,
               passed="X + SelfAttn(LN1(X)), then X + FFN(LN2(X))")
 
 
@@ -356,6 +358,7 @@ def check_encoder_layer_mask(TransformerEncoderLayer, hidden: bool = False) -> N
     run_check(TransformerEncoderLayer, exercise="TransformerEncoderLayer", reference=_enc_reference,
               cases=_enc_mask_cases(hidden), mistakes=ENCODER_MISTAKES, arg_names=ENC_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=invoke_encoder_layer,
+              reference_module=_divergence.encoder_layer_class,
               passed="padding keys get weight 0")
 
 
@@ -499,6 +502,7 @@ def check_decoder_layer(TransformerDecoderLayer, hidden: bool = False) -> None:
               cases=_dec_cases(hidden), mistakes=DECODER_MISTAKES, arg_names=DEC_ARGS,
               outputs=("output", "self_weights", "cross_weights"), show_values=not hidden,
               invoke=invoke_decoder_layer,
+              reference_module=_divergence.decoder_layer_class,
               passed="causal self-attention, cross-attention to memory, feed-forward, all pre-norm")
 
 
@@ -507,7 +511,8 @@ def check_decoder_layer_mask(TransformerDecoderLayer, hidden: bool = False) -> N
     run_check(TransformerDecoderLayer, exercise="TransformerDecoderLayer", reference=_dec_reference,
               cases=_dec_mask_cases(hidden), mistakes=DECODER_MISTAKES, arg_names=DEC_ARGS,
               outputs=("output", "self_weights", "cross_weights"), show_values=not hidden,
-              invoke=invoke_decoder_layer, passed="source padding gets no cross-attention")
+              invoke=invoke_decoder_layer,
+              reference_module=_divergence.decoder_layer_class, passed="source padding gets no cross-attention")
 
 
 # ---------------------------------------------------------------------------------------------
