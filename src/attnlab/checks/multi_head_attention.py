@@ -318,6 +318,29 @@ def _mha_cases(hidden: bool) -> list[Case]:
             _mha_case(rng, 1, 1, 3, 9, 3, why="B=1, one query token, D=9 (odd), 3 heads of width 3")]
 
 
+def _mha_large_case(rng, B, Lq, Lk, D, H, why=""):
+    """Scores of the ±1e4 range, with every row's largest score (in every head) on a masked key:
+    a softmax that takes its maximum over the masked keys too underflows to 0/0."""
+    X_q, X_kv = rng.normal(size=(B, Lq, D)), rng.normal(size=(B, Lk, D))
+    Ws = tuple(rng.normal(size=(D, D)) / np.sqrt(D) * 1.5 for _ in range(4))
+    Dh = D // H
+
+    def scores(X_q, X_kv):
+        Q = (X_q @ Ws[0]).reshape(B, Lq, H, Dh).transpose(0, 2, 1, 3)  # (B, H, Lq, Dh)
+        K = (X_kv @ Ws[1]).reshape(B, Lk, H, Dh).transpose(0, 2, 1, 3)  # (B, H, Lk, Dh)
+        return Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dh)  # (B, H, Lq, Lk)
+
+    factor = np.sqrt(1e4 / np.abs(scores(X_q, X_kv)).max())
+    X_q, X_kv = X_q * factor, X_kv * factor  # now max |score| = 1e4
+    top = scores(X_q, X_kv).argmax(axis=-1)  # (B, H, Lq)
+    mask = np.ones((B, 1, Lq, Lk), dtype=bool)
+    for b, h, q in np.ndindex(top.shape):
+        mask[b, 0, q, top[b, h, q]] = False  # Lk > H: every row keeps an allowed key
+    return Case((X_q, X_kv, *Ws, H), {"mask": mask},
+                why=why or f"scores of ±1e4 with each row's largest score on a masked key, {H} heads "
+                           f"of width {Dh}, a mask (B, 1, Lq, Lk)")
+
+
 def _mha_masked_cases(hidden: bool) -> list[Case]:
     rng = case_rng(154 if hidden else 54, hidden)
     lengths = np.array([3, 0, 5]) if hidden else np.array([5, 0])
@@ -329,6 +352,7 @@ def _mha_masked_cases(hidden: bool) -> list[Case]:
         _mha_case(rng, len(lengths), Lq, 5, 8, 4,
                   mask=_masks.padding_mask(lengths, 5)[:, None, None, :],
                   why="a padding mask (B, 1, 1, Lk) with a sequence of length 0"),
+        _mha_large_case(rng, *((2, 3, 6, 8, 4) if hidden else (1, 4, 5, 6, 2))),
     ]
 
 
