@@ -84,8 +84,9 @@ SPLIT_HEADS_MISTAKES = [
 def _sh_cases(hidden: bool) -> list[Case]:
     rng = case_rng(151 if hidden else 51, hidden)
     shapes = ([(2, 6, 12, 2), (3, 2, 8, 4), (1, 5, 9, 3)] if hidden
-              else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3)])
-    return [Case((rng.normal(size=(B, L, D)), H), why=f"{H} heads of width {D // H}")
+              else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3), (1, 1, 6, 2)])
+    return [Case((rng.normal(size=(B, L, D)), H),
+                 why=f"{H} heads of width {D // H}" + (", B=1, one token" if B == L == 1 else ""))
             for B, L, D, H in shapes]
 
 
@@ -149,8 +150,9 @@ MERGE_HEADS_MISTAKES = [
 def _mh_cases(hidden: bool) -> list[Case]:
     rng = case_rng(152 if hidden else 52, hidden)
     shapes = ([(2, 2, 5, 6), (1, 4, 3, 2), (3, 3, 2, 3)] if hidden
-              else [(2, 2, 3, 4), (1, 4, 5, 3), (3, 3, 4, 2)])
-    return [Case((rng.normal(size=s),), why=f"{s[1]} heads of width {s[3]}") for s in shapes]
+              else [(2, 2, 3, 4), (1, 4, 5, 3), (3, 3, 4, 2), (1, 2, 1, 3)])
+    return [Case((rng.normal(size=s),), why=f"{s[1]} heads of width {s[3]}"
+                 + (", B=1, one token" if s[0] == s[2] == 1 else "")) for s in shapes]
 
 
 def check_merge_heads(merge_heads, hidden: bool = False) -> None:
