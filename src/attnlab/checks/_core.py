@@ -689,6 +689,8 @@ class CheckSpec:
                 if diverge is not None and got.error is None and ref.error is None:
                     part = diverge(case)  # inside the module: the first part that differs
                     if part:
+                        if partial is None:  # it names where to look: not the unnamed wording
+                            part = "Not a catalogued mistake, but " + part[0].lower() + part[1:]
                         general = part + (f"\n{general}" if general else "")
                 if partial is not None:  # where it is right and where not: said, with the first difference
                     general = partial + (f"\n{general}" if general else "")
