@@ -118,7 +118,7 @@ def sinusoidal_positional_encoding(L, D):
         a, weights = self.self_attn(h, h, attn_mask)
         f = self.linear2(torch.relu(self.linear1(self.norm2(X))))
         return X + a + f, weights
-''', "test_encoder_layer", "the feed-forward reads the stream before the attention residual", needs_layer=True,
+''', "test_encoder_layer", "the feed-forward reads the stream before the attention residual",
       words=("feed-forward", "residual", "FFN", "linear1", "norm2"), kind="order"),
     U("TransformerEncoderLayer", _ENC_INIT + '''
     def forward(self, X, mask=None):
@@ -166,7 +166,7 @@ def sinusoidal_positional_encoding(L, D):
         cross_mask = None if memory_mask is None else memory_mask[:, None, None, :]
         c, cross_weights = self.cross_attn(self.norm2(X), memory, cross_mask)
         return X + c, self_weights, cross_weights
-''', "test_decoder_layer", "the feed-forward before the cross-attention", needs_layer=True, words=("order", "feed-forward", "cross"),
+''', "test_decoder_layer", "the feed-forward before the cross-attention", words=("order", "feed-forward", "cross"),
       kind="order"),
     U("TransformerDecoderLayer", _DEC_INIT + '''
     def forward(self, X, memory, memory_mask=None):

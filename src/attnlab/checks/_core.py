@@ -626,6 +626,7 @@ class CheckSpec:
     invoke: Callable[..., Any] | None = None
     learner_value: bool = False
     judge_value: Callable[[Case, Outcome], str | None] | None = None
+    reference_module: Callable[[], Any] | None = None  # the reference's class, for _divergence
 
     def judge(self, index: int, got: Outcome) -> str | None:
         """None if ``got`` is right on case ``index``; otherwise the failure message (the same
@@ -634,10 +635,12 @@ class CheckSpec:
         return None if verdict is None else verdict[0]
 
     def verdict(self, index: int, got: Outcome,
-                probe: Callable[[Case], Outcome] | None = None) -> tuple[str, Mistake | None] | None:
+                probe: Callable[[Case], Outcome] | None = None,
+                diverge: Callable[[Case], str | None] | None = None) -> tuple[str, Mistake | None] | None:
         """None if right; else the message and the mistake it names (if any). ``probe`` runs the
         learner's code on another input (in-process only; the general layer uses it to tell a
-        rank the code assumes)."""
+        rank the code assumes); ``diverge`` names the first sub-module of the learner's module
+        that diverges from the reference's (in-process only, :mod:`._divergence`)."""
         case = self.cases[index]
         where = describe(case, self.arg_names, values=self.show_values)
         if got.error == "NotImplementedError":
@@ -683,6 +686,12 @@ class CheckSpec:
                 general = _relations.first_difference(got, ref, self.outputs, rtol=rtol, atol=atol, f32=f32,
                                                       show_values=self.show_values)
                 partial = _relations.describe_partial(got, ref, self.outputs, rtol=rtol, atol=atol, f32=f32)
+                if diverge is not None and got.error is None and ref.error is None:
+                    part = diverge(case)  # inside the module: the first part that differs
+                    if part:
+                        if partial is None:  # it names where to look: not the unnamed wording
+                            part = "Not a catalogued mistake, but " + part[0].lower() + part[1:]
+                        general = part + (f"\n{general}" if general else "")
                 if partial is not None:  # where it is right and where not: said, with the first difference
                     general = partial + (f"\n{general}" if general else "")
         return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values, general)
@@ -701,8 +710,13 @@ class CheckSpec:
         if not callable(fn) and not self.learner_value:
             raise CheckFailure(f"{self.exercise} should be a function, but it is a {type(fn).__name__}.")
         probe = partial(_probe, fn, self.invoke)
+        diverge = None
+        if self.reference_module is not None and self.invoke is not None:
+            from ._divergence import diverge as _diverge
+
+            diverge = partial(_diverge, fn, self.invoke, self.reference_module, what=self.exercise)
         for index, case in enumerate(self.cases):
-            verdict = self.verdict(index, call(fn, case, self.invoke), probe)
+            verdict = self.verdict(index, call(fn, case, self.invoke), probe, diverge)
             if verdict:
                 raise CheckFailure(_remember(self.exercise, *verdict, check=self.key()))
         print(self.success())
@@ -740,6 +754,7 @@ def run_check(
     invoke: Callable[..., Any] | None = None,
     learner_value: bool = False,
     judge_value: Callable[[Case, Outcome], str | None] | None = None,
+    reference_module: Callable[[], Any] | None = None,
 ) -> None:
     """Run ``fn`` on every case; raise :class:`CheckFailure` at the first wrong answer.
 
@@ -764,11 +779,15 @@ def run_check(
         judge_value: judges the learner's outcome on a case instead of the comparison with the
             reference, ``judge_value(case, outcome) -> message or None``; it runs in the trusted
             grader's process.
+        reference_module: returns the reference's class, which ``invoke`` builds with the same
+            weights as the learner's; on a wrong output the check names the first sub-module
+            that diverges (:mod:`._divergence`, in the learner's process only).
     """
     spec = CheckSpec(exercise=exercise, reference=reference, cases=list(cases), mistakes=list(mistakes),
                      arg_names=list(arg_names), outputs=list(outputs), rtol=rtol, atol=atol,
                      show_values=show_values, passed=passed, invoke=invoke,
-                     learner_value=learner_value, judge_value=judge_value)
+                     learner_value=learner_value, judge_value=judge_value,
+                     reference_module=reference_module)
     if isinstance(fn, SpecRecorder):
         fn.spec = spec
         raise SpecRecorded(exercise)

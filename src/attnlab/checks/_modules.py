@@ -68,7 +68,11 @@ def run_eval(module: Any, forward: Callable[[Any], Any], name: str) -> Any:
     random seeds; different results mean dropout (or other randomness) that stays on in eval mode."""
     import torch
 
+    from . import _divergence
+
     module.eval()
+    if (capture := _divergence.captured()) is not None:  # the divergence finder builds the module
+        capture.append((module, forward))
     with torch.no_grad():
         torch.manual_seed(1)
         first = forward(module)

@@ -14,6 +14,7 @@ import numpy as np
 from .. import images as _ref
 from ..averages import softmax as _softmax
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from . import _divergence
 from ._modules import in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
@@ -539,6 +540,7 @@ def check_channel_attention(ChannelAttention, hidden: bool = False) -> None:
               cases=_ca_cases(hidden), mistakes=CHANNEL_MISTAKES,
               arg_names=("X", "fc1.weight.T", "fc1.bias", "fc2.weight.T", "fc2.bias", "reduction"),
               outputs=("Y", "s"), show_values=not hidden, invoke=invoke_channel_attention,
+              reference_module=_divergence.channel_attention_class,
               passed="squeeze, excitation and scale match with known weights")
 
 

@@ -23,6 +23,7 @@ from .. import multi_head as _ref
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
+from . import _divergence
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
@@ -83,8 +84,9 @@ SPLIT_HEADS_MISTAKES = [
 def _sh_cases(hidden: bool) -> list[Case]:
     rng = case_rng(151 if hidden else 51, hidden)
     shapes = ([(2, 6, 12, 2), (3, 2, 8, 4), (1, 5, 9, 3)] if hidden
-              else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3)])
-    return [Case((rng.normal(size=(B, L, D)), H), why=f"{H} heads of width {D // H}")
+              else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3), (1, 1, 6, 2)])
+    return [Case((rng.normal(size=(B, L, D)), H),
+                 why=f"{H} heads of width {D // H}" + (", B=1, one token" if B == L == 1 else ""))
             for B, L, D, H in shapes]
 
 
@@ -148,8 +150,9 @@ MERGE_HEADS_MISTAKES = [
 def _mh_cases(hidden: bool) -> list[Case]:
     rng = case_rng(152 if hidden else 52, hidden)
     shapes = ([(2, 2, 5, 6), (1, 4, 3, 2), (3, 3, 2, 3)] if hidden
-              else [(2, 2, 3, 4), (1, 4, 5, 3), (3, 3, 4, 2)])
-    return [Case((rng.normal(size=s),), why=f"{s[1]} heads of width {s[3]}") for s in shapes]
+              else [(2, 2, 3, 4), (1, 4, 5, 3), (3, 3, 4, 2), (1, 2, 1, 3)])
+    return [Case((rng.normal(size=s),), why=f"{s[1]} heads of width {s[3]}"
+                 + (", B=1, one token" if s[0] == s[2] == 1 else "")) for s in shapes]
 
 
 def check_merge_heads(merge_heads, hidden: bool = False) -> None:
@@ -317,6 +320,29 @@ def _mha_cases(hidden: bool) -> list[Case]:
             _mha_case(rng, 1, 1, 3, 9, 3, why="B=1, one query token, D=9 (odd), 3 heads of width 3")]
 
 
+def _mha_large_case(rng, B, Lq, Lk, D, H, why=""):
+    """Scores of the ±1e4 range, with every row's largest score (in every head) on a masked key:
+    a softmax that takes its maximum over the masked keys too underflows to 0/0."""
+    X_q, X_kv = rng.normal(size=(B, Lq, D)), rng.normal(size=(B, Lk, D))
+    Ws = tuple(rng.normal(size=(D, D)) / np.sqrt(D) * 1.5 for _ in range(4))
+    Dh = D // H
+
+    def scores(X_q, X_kv):
+        Q = (X_q @ Ws[0]).reshape(B, Lq, H, Dh).transpose(0, 2, 1, 3)  # (B, H, Lq, Dh)
+        K = (X_kv @ Ws[1]).reshape(B, Lk, H, Dh).transpose(0, 2, 1, 3)  # (B, H, Lk, Dh)
+        return Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dh)  # (B, H, Lq, Lk)
+
+    factor = np.sqrt(1e4 / np.abs(scores(X_q, X_kv)).max())
+    X_q, X_kv = X_q * factor, X_kv * factor  # now max |score| = 1e4
+    top = scores(X_q, X_kv).argmax(axis=-1)  # (B, H, Lq)
+    mask = np.ones((B, 1, Lq, Lk), dtype=bool)
+    for b, h, q in np.ndindex(top.shape):
+        mask[b, 0, q, top[b, h, q]] = False  # Lk > H: every row keeps an allowed key
+    return Case((X_q, X_kv, *Ws, H), {"mask": mask},
+                why=why or f"scores of ±1e4 with each row's largest score on a masked key, {H} heads "
+                           f"of width {Dh}, a mask (B, 1, Lq, Lk)")
+
+
 def _mha_masked_cases(hidden: bool) -> list[Case]:
     rng = case_rng(154 if hidden else 54, hidden)
     lengths = np.array([3, 0, 5]) if hidden else np.array([5, 0])
@@ -328,6 +354,7 @@ def _mha_masked_cases(hidden: bool) -> list[Case]:
         _mha_case(rng, len(lengths), Lq, 5, 8, 4,
                   mask=_masks.padding_mask(lengths, 5)[:, None, None, :],
                   why="a padding mask (B, 1, 1, Lk) with a sequence of length 0"),
+        _mha_large_case(rng, *((2, 3, 6, 8, 4) if hidden else (1, 4, 5, 6, 2))),
     ]
 
 
@@ -506,6 +533,7 @@ def check_mha_module(MultiHeadAttention, hidden: bool = False) -> None:
     run_check(MultiHeadAttention, exercise="MultiHeadAttention", reference=_module_reference,
               cases=_module_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=MODULE_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=_invoke_module,
+              reference_module=_divergence.multi_head_attention_class,
               passed="forward matches with the weights copied into W_q, W_k, W_v, W_o")
 
 
@@ -514,6 +542,7 @@ def check_mha_module_bias_mask(MultiHeadAttention, hidden: bool = False) -> None
     run_check(MultiHeadAttention, exercise="MultiHeadAttention", reference=_module_reference,
               cases=_module_bias_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=MODULE_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=_invoke_module,
+              reference_module=_divergence.multi_head_attention_class,
               passed="biases and masks are used")
 
 

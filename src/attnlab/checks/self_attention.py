@@ -19,6 +19,7 @@ from ..masks import masked_softmax as _masked_softmax
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
+from . import _divergence
 from ._modules import (DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, NoGradient, in_out, materialise,
                        require_gradients, run_eval)
 
@@ -660,6 +661,7 @@ def check_self_attention_module(SelfAttention, hidden: bool = False) -> None:
     run_check(SelfAttention, exercise="SelfAttention", reference=_module_reference,
               cases=_m_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=_MODULE_ARGS,
               outputs=("Z", "A"), show_values=not hidden, invoke=invoke_module,
+              reference_module=_divergence.self_attention_class,
               passed="forward matches the reference, with and without bias")
 
 
@@ -668,6 +670,7 @@ def check_self_attention_module_mask(SelfAttention, hidden: bool = False) -> Non
     run_check(SelfAttention, exercise="SelfAttention", reference=_module_reference,
               cases=_m_mask_cases(hidden), mistakes=MODULE_MISTAKES, arg_names=_MODULE_ARGS,
               outputs=("Z", "A"), show_values=not hidden, invoke=invoke_module,
+              reference_module=_divergence.self_attention_class,
               passed="forward with a mask matches the reference")
 
 

@@ -17,6 +17,7 @@ from functools import partial
 import numpy as np
 
 from ..positional import sinusoidal_positional_encoding as _pe_reference
+from . import _divergence
 from ._modules import run_eval
 from ._core import Case, CheckRaised, Mistake, case_seed, run_check
 from .rnn_translation import (
@@ -144,6 +145,7 @@ class LayerSpec:
     d_ff: int
     seed: int
     scale: float = 0.5
+    attn_scale: float = 0.0  # the attentions' weights, when not ``scale`` (large: scores of ±1e4)
 
     def __repr__(self) -> str:
         name = "TransformerEncoderLayer" if self.kind == "encoder" else "TransformerDecoderLayer"
@@ -159,7 +161,7 @@ class LayerSpec:
 
         for k, name in enumerate(self.parts):
             part = getattr(module, name)
-            _fill(part, self.seed + 10 * k, self.scale)
+            _fill(part, self.seed + 10 * k, self.attn_scale if self.attn_scale and name.endswith("attn") else self.scale)
             if name.startswith("norm"):  # gains around 1, so that the norm's place matters
                 with torch.no_grad():
                     part.weight.add_(1.0)
@@ -323,21 +325,73 @@ def _enc_case(spec: LayerSpec, B, L, lengths=None, why=""):
     return Case((spec, X, mask), why=why or f"B={B}, L={L}")
 
 
+def _masked_top(spec: LayerSpec, attn: str, args: tuple) -> tuple[float, float]:
+    """Run the reference layer on ``args``; of the attention ``attn``: the largest |score| and,
+    over the rows that have a masked key, the smallest fraction (per sentence) of rows whose
+    largest score sits on a masked key."""
+    import torch
+
+    m, seen = spec.reference(), {}
+    hook = getattr(m, attn).register_forward_hook(lambda mod, a, out: seen.update(a=a))
+    with torch.no_grad():
+        m(*(_t(a) for a in args))
+    hook.remove()
+    X_q, X_kv, mask = seen["a"]
+    sub = getattr(m, attn)
+    B, Lq, D = X_q.shape
+    H = spec.num_heads
+    Dh = D // H
+    Q = sub.W_q(X_q).reshape(B, Lq, H, Dh).transpose(1, 2)  # (B, H, Lq, Dh)
+    K = sub.W_k(X_kv).reshape(B, -1, H, Dh).transpose(1, 2)  # (B, H, Lk, Dh)
+    scores = (Q @ K.transpose(-1, -2) / Dh ** 0.5).detach()  # (B, H, Lq, Lk)
+    allowed = torch.ones_like(scores, dtype=torch.bool) if mask is None else mask.expand(scores.shape)
+    on_masked = ~allowed.gather(-1, scores.argmax(-1, keepdim=True))[..., 0]  # (B, H, Lq)
+    padded = ~allowed.all(-1)  # rows with a masked key
+    fractions = [float(on_masked[b][padded[b]].float().mean()) for b in range(B) if padded[b].any()]
+    return float(scores.abs().max()), min(fractions, default=0.0)
+
+
+def _large_case(spec: LayerSpec, attn: str, build, why: str) -> Case:
+    """The first of ``build(rng)``'s draws (seeded: the same case in every process) on which the
+    scores of ``attn`` reach the ±1e4 range and in every sentence with masked keys at least half of
+    those rows have their largest score on a masked key."""
+    for t in range(200):
+        case = build(np.random.default_rng(spec.seed + t))
+        largest, fraction = _masked_top(spec, attn, case.args[1:])
+        if largest > 2e3 and fraction >= 0.5:
+            return Case(case.args, why=why)
+    raise RuntimeError(f"no draw for {spec!r} puts the largest scores on masked keys")
+
+
+def _enc_large_case(spec: LayerSpec, B, L, lengths) -> Case:
+    def build(rng):
+        return Case((spec, rng.normal(size=(B, L, spec.d_model)), _lengths_mask(lengths, L)))
+
+    return _large_case(spec, "self_attn", build, f"padding, scores of ±1e4 with most padded rows' largest "
+                                                 f"score on a padding key (B={B}, L={L}, lengths {list(lengths)})")
+
+
 def _enc_cases(hidden: bool) -> list[Case]:
     if hidden:
         return [_enc_case(LayerSpec("encoder", 6, 3, 10, case_seed(905, True)), 2, 5),
                 _enc_case(LayerSpec("encoder", 8, 1, 6, case_seed(906, True)), 3, 4, why="one head")]
     return [_enc_case(LayerSpec("encoder", 8, 2, 12, 901), 2, 5, why="B=2, L=5, D=8, H=2, d_ff=12"),
-            _enc_case(LayerSpec("encoder", 12, 3, 7, 902), 1, 3, why="one sentence, H=3, d_ff < D")]
+            _enc_case(LayerSpec("encoder", 12, 3, 7, 902), 1, 3, why="one sentence, H=3, d_ff < D"),
+            _enc_case(LayerSpec("encoder", 6, 2, 5, 903), 1, 1,
+                      why="B=1, one token, D=6: 2 heads of odd width 3")]
 
 
 def _enc_mask_cases(hidden: bool) -> list[Case]:
     if hidden:
-        return [_enc_case(LayerSpec("encoder", 6, 2, 9, case_seed(915, True)), 3, 5, lengths=[5, 1, 3], why="padding")]
+        return [_enc_case(LayerSpec("encoder", 6, 2, 9, case_seed(915, True)), 3, 5, lengths=[5, 1, 3], why="padding"),
+                _enc_case(LayerSpec("encoder", 10, 2, 7, case_seed(916, True)), 2, 3, lengths=[3, 0],
+                          why="a sentence of length 0: its rows are fully masked"),
+                _enc_large_case(LayerSpec("encoder", 6, 3, 8, case_seed(917, True), attn_scale=20.0), 2, 6, [6, 3])]
     return [_enc_case(LayerSpec("encoder", 8, 2, 10, 911), 3, 6, lengths=[6, 2, 4],
                       why="padded sentences (mask True at real tokens)"),
             _enc_case(LayerSpec("encoder", 8, 2, 6, 912), 2, 4, lengths=[4, 0],
-                      why="a sentence of length 0: its rows are fully masked")]
+                      why="a sentence of length 0: its rows are fully masked"),
+            _enc_large_case(LayerSpec("encoder", 6, 2, 9, 913, attn_scale=20.0), 2, 5, [5, 2])]
 
 
 ENC_ARGS = ("layer", "X", "mask")
@@ -348,6 +402,7 @@ def check_encoder_layer(TransformerEncoderLayer, hidden: bool = False) -> None:
     run_check(TransformerEncoderLayer, exercise="TransformerEncoderLayer", reference=_enc_reference,
               cases=_enc_cases(hidden), mistakes=ENCODER_MISTAKES, arg_names=ENC_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=invoke_encoder_layer,
+              reference_module=_divergence.encoder_layer_class,
               passed="X + SelfAttn(LN1(X)), then X + FFN(LN2(X))")
 
 
@@ -356,6 +411,7 @@ def check_encoder_layer_mask(TransformerEncoderLayer, hidden: bool = False) -> N
     run_check(TransformerEncoderLayer, exercise="TransformerEncoderLayer", reference=_enc_reference,
               cases=_enc_mask_cases(hidden), mistakes=ENCODER_MISTAKES, arg_names=ENC_ARGS,
               outputs=("output", "weights"), show_values=not hidden, invoke=invoke_encoder_layer,
+              reference_module=_divergence.encoder_layer_class,
               passed="padding keys get weight 0")
 
 
@@ -471,23 +527,39 @@ def _dec_case(spec: LayerSpec, B, Lt, Ls, lengths=None, why=""):
     return Case((spec, X, memory, mask), why=why or f"B={B}, Lt={Lt}, Ls={Ls}")
 
 
+def _dec_large_case(spec: LayerSpec, B, Lt, Ls, lengths) -> Case:
+    def build(rng):
+        return Case((spec, rng.normal(size=(B, Lt, spec.d_model)), rng.normal(size=(B, Ls, spec.d_model)),
+                     _lengths_mask(lengths, Ls)))
+
+    return _large_case(spec, "cross_attn", build,
+                       f"source padding, cross-attention scores of ±1e4 with most rows' largest score on a "
+                       f"padding key (B={B}, Lt={Lt}, Ls={Ls}, lengths {list(lengths)})")
+
+
 def _dec_cases(hidden: bool) -> list[Case]:
     if hidden:
         return [_dec_case(LayerSpec("decoder", 6, 3, 10, case_seed(925, True)), 2, 5, 3),
                 _dec_case(LayerSpec("decoder", 8, 2, 5, case_seed(926, True)), 1, 4, 6, why="Lt < Ls")]
     return [_dec_case(LayerSpec("decoder", 8, 2, 12, 921), 2, 5, 4, why="B=2, Lt=5, Ls=4, D=8, H=2, d_ff=12"),
-            _dec_case(LayerSpec("decoder", 12, 3, 7, 922), 1, 3, 6, why="one sentence, Lt=3 < Ls=6, H=3")]
+            _dec_case(LayerSpec("decoder", 12, 3, 7, 922), 1, 3, 6, why="one sentence, Lt=3 < Ls=6, H=3"),
+            _dec_case(LayerSpec("decoder", 6, 2, 5, 923), 1, 1, 3,
+                      why="B=1, one target token, Ls=3, D=6: 2 heads of odd width 3")]
 
 
 def _dec_mask_cases(hidden: bool) -> list[Case]:
     if hidden:
-        return [_dec_case(LayerSpec("decoder", 6, 2, 8, case_seed(935, True)), 3, 4, 5, lengths=[5, 2, 1], why="source padding")]
+        return [_dec_case(LayerSpec("decoder", 6, 2, 8, case_seed(935, True)), 3, 4, 5, lengths=[5, 2, 1], why="source padding"),
+                _dec_case(LayerSpec("decoder", 10, 2, 7, case_seed(936, True)), 2, 3, 4, lengths=[4, 0],
+                          why="a source of length 0: its cross-attention rows are fully masked"),
+                _dec_large_case(LayerSpec("decoder", 6, 3, 8, case_seed(937, True), attn_scale=20.0), 2, 4, 6, [6, 3])]
     return [_dec_case(LayerSpec("decoder", 8, 2, 10, 931), 3, 4, 6, lengths=[6, 3, 1],
                       why="padded source sentences (memory_mask True at real tokens)"),
             _dec_case(LayerSpec("decoder", 8, 2, 6, 933), 2, 3, 4, lengths=[0, 4],
                       why="a source of length 0: its cross-attention rows are fully masked"),
             _dec_case(LayerSpec("decoder", 8, 4, 6, 932), 2, 5, 5, lengths=[5, 2],
-                      why="Lt = Ls = 5, padded source")]
+                      why="Lt = Ls = 5, padded source"),
+            _dec_large_case(LayerSpec("decoder", 6, 2, 9, 934, attn_scale=20.0), 2, 3, 5, [5, 2])]
 
 
 DEC_ARGS = ("layer", "X", "memory", "memory_mask")
@@ -499,6 +571,7 @@ def check_decoder_layer(TransformerDecoderLayer, hidden: bool = False) -> None:
               cases=_dec_cases(hidden), mistakes=DECODER_MISTAKES, arg_names=DEC_ARGS,
               outputs=("output", "self_weights", "cross_weights"), show_values=not hidden,
               invoke=invoke_decoder_layer,
+              reference_module=_divergence.decoder_layer_class,
               passed="causal self-attention, cross-attention to memory, feed-forward, all pre-norm")
 
 
@@ -507,7 +580,8 @@ def check_decoder_layer_mask(TransformerDecoderLayer, hidden: bool = False) -> N
     run_check(TransformerDecoderLayer, exercise="TransformerDecoderLayer", reference=_dec_reference,
               cases=_dec_mask_cases(hidden), mistakes=DECODER_MISTAKES, arg_names=DEC_ARGS,
               outputs=("output", "self_weights", "cross_weights"), show_values=not hidden,
-              invoke=invoke_decoder_layer, passed="source padding gets no cross-attention")
+              invoke=invoke_decoder_layer,
+              reference_module=_divergence.decoder_layer_class, passed="source padding gets no cross-attention")
 
 
 # ---------------------------------------------------------------------------------------------
