@@ -40,6 +40,7 @@ class HideHiddenTests(ClearHiddenTests):
 # close the string or the script).
 
 from nbconvert.preprocessors import Preprocessor as _Preprocessor
+from traitlets import Bool as _Bool
 
 _ESCAPED_MARK = "_attnlab_ids_escaped"
 
@@ -57,6 +58,8 @@ class EscapeFeedbackIds(_Preprocessor):
     """The ids of a feedback page (``resources["nbgrader"]``: student, assignment, notebook),
     escaped for nbgrader's feedback template; last in ``GenerateFeedback.preprocessors``."""
 
+    enabled = _Bool(True).tag(config=True)   # nbgrader's converters register it by name, not enabled
+
     def preprocess(self, nb, resources):
         ids = resources.get("nbgrader")
         if isinstance(ids, dict) and not ids.get(_ESCAPED_MARK):
@@ -69,6 +72,8 @@ class EscapeFormgraderIds(_Preprocessor):
     """The ids formgrader's submission view passes its ``formgrade`` template (student, first
     and last name, assignment, notebook, paths), escaped; an ``HTMLExporter`` preprocessor, so a
     no-op for pages without them."""
+
+    enabled = _Bool(True).tag(config=True)
 
     KEYS = ("student", "first_name", "last_name", "assignment_id", "notebook_id", "submission_id",
             "notebook_path", "filename", "base_url")
