@@ -86,4 +86,9 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     HideHiddenTests,
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    # last: the page's ids (student, assignment, notebook) are printed as text, never as markup
+    "attnlab.course.feedback.EscapeFeedbackIds",
 ]
+# formgrader's view of a submission prints the student's id and names, the assignment's and the
+# notebook's: as text (nbgrader's template does not escape them)
+c.HTMLExporter.preprocessors = ["attnlab.course.feedback.EscapeFormgraderIds"]

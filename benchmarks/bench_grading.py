@@ -8,7 +8,15 @@ Prints:
    the same N correct submissions (target: ratio <= 1.5);
 3. `--jobs 2` against `--jobs 1` on the same N submissions (target: speed-up >= 1.6);
 4. the cost of the bubblewrap boundary per submission: `--jobs 1` under bubblewrap against the
-   same run with `ATTNLAB_ISOLATION=guard` (where bubblewrap is available).
+   same run with `ATTNLAB_ISOLATION=guard` (where bubblewrap is available);
+5. the cost of the writable-space cap per submission: `--jobs 1` with each job folder on its own
+   sized tmpfs (boundary.WritableSpace, where the grader is root and may mount) against the same
+   run with `ATTNLAB_BENCH_NO_SPACE_CAP=1` (job folders on disk; a benchmark-only switch read from
+   the grader's own environment);
+6. the cost of the grader's static borrowing/tampering checks per submission
+   (grading.static_findings, timed in this process on each submission's notebook). The per-call
+   checks inside the sandbox (the tripwires that catch a library's answer at call time) have no
+   switch and are part of every configuration's time.
 
 Each of our configurations grades a fresh copy of the same course REPEAT times, alternating, and
 the fastest of its runs counts (other load on a shared machine only ever adds time); every run's
@@ -62,26 +70,46 @@ def _plain_nbgrader(course: Path, assignment: str) -> None:
         raise SystemExit(proc.stdout + proc.stderr)
 
 
+def _static_checks(course: Path, assignment: str, repeat: int = 5) -> tuple[float, int]:
+    """Seconds the grader's static checks take on every submission of ``course`` (fastest of
+    ``repeat`` passes), and how many notebooks that was."""
+    import json
+
+    from attnlab.course import grading
+    from attnlab.course.plan import plan_assignment
+
+    plan = plan_assignment(course, assignment)
+    paths = [s / assignment / f"{assignment}.ipynb" for s in sorted((course / "autograde" / "submitted").iterdir())]
+    notebooks = [json.loads(p.read_text(encoding="utf-8")) for p in paths if p.is_file()]
+    best = min(_timed(lambda: [grading.static_findings(plan, nb) for nb in notebooks]) for _ in range(repeat))
+    return best, len(notebooks)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--assignment", default=adv.ASSIGNMENT)
     parser.add_argument("--n", type=int, default=10, help="correct submissions (default: 10)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each of our configurations; the fastest counts (default: 3)")
+    parser.add_argument("--skip-corpus", action="store_true",
+                        help="leave out part 1 (the adversarial corpus), for a quick look at the ratios")
     args = parser.parse_args()
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         # 1. the corpus
-        course = ck.make_course(tmp / "corpus")
-        ck.course_command(course, "release", adv.ASSIGNMENT)
-        adv.set_duedate(course, adv.ASSIGNMENT, "2026-01-01 00:00:00 UTC")
-        corpus = adv.build_corpus(course, correct=args.n)
-        seconds = _timed(lambda: _grade(course, "--jobs", "2", "--cell-timeout", "10"))
-        flag = "ok" if seconds <= 600 else "SLOW"
-        ok &= seconds <= 600
-        print(f"corpus: {len(corpus) - args.n} attacks + {args.n} correct, --jobs 2: {seconds:.1f} s "
-              f"(target <= 600 s) {flag}")
+        if args.skip_corpus:
+            print("corpus: skipped (--skip-corpus)")
+        else:
+            course = ck.make_course(tmp / "corpus")
+            ck.course_command(course, "release", adv.ASSIGNMENT)
+            adv.set_duedate(course, adv.ASSIGNMENT, "2026-01-01 00:00:00 UTC")
+            corpus = adv.build_corpus(course, correct=args.n)
+            seconds = _timed(lambda: _grade(course, "--jobs", "2", "--cell-timeout", "10"))
+            flag = "ok" if seconds <= 600 else "SLOW"
+            ok &= seconds <= 600
+            print(f"corpus: {len(corpus) - args.n} attacks + {args.n} correct, --jobs 2: {seconds:.1f} s "
+                  f"(target <= 600 s) {flag}")
 
         # 2. overhead against plain nbgrader, 3. --jobs scaling, 4. the boundary
         template = _course(tmp, "template", args.assignment, args.n)
@@ -95,9 +123,15 @@ def main() -> int:
         from attnlab.course import boundary
 
         isolated = boundary.probe().isolated
+        (tmp / "space-probe").mkdir()
+        space = boundary.WritableSpace(tmp / "space-probe", 2**20, 64)
+        capped, why_uncapped = space.mounted, space.why
+        space.close()
         configs = {"--jobs 1": (["--jobs", "1"], None), "--jobs 2": (["--jobs", "2"], None)}
         if isolated:
             configs["--jobs 1, guard"] = (["--jobs", "1"], {"ATTNLAB_ISOLATION": "guard"})
+        if capped:
+            configs["--jobs 1, no space cap"] = (["--jobs", "1"], {boundary.NO_SPACE_CAP_ENV: "1"})
         runs: dict[str, list[float]] = {name: [] for name in configs}
         plain = fresh()
         t_plain = _timed(lambda: _plain_nbgrader(plain, args.assignment))
@@ -127,6 +161,19 @@ def main() -> int:
                   f"({t_one / t_guard:.2f}x)")
         else:
             print(f"  bubblewrap not available here ({boundary.probe().why}): no boundary cost measured")
+        if capped:
+            t_nocap = best["--jobs 1, no space cap"]
+            print(f"  attnlab-course --jobs 1, job folders on disk ({boundary.NO_SPACE_CAP_ENV}=1): {t_nocap:7.1f} s "
+                  f"(runs: {each('--jobs 1, no space cap')} s)")
+            print(f"  cost of the writable-space cap (tmpfs per job): {(t_one - t_nocap) / args.n * 1000:+.0f} ms "
+                  f"per submission ({t_one / t_nocap:.2f}x)")
+        else:
+            print(f"  writable-space cap not mounted here ({why_uncapped}): no cap cost measured")
+        t_static, n_static = _static_checks(template, args.assignment)
+        print(f"  static borrowing/tampering checks: {t_static / max(n_static, 1) * 1000:.1f} ms per submission "
+              f"({n_static} notebooks; {t_static / max(n_static, 1) / (t_one / args.n) * 100:.2f}% of --jobs 1's "
+              "time per notebook)")
+        print("  per-call borrowing checks in the sandbox: no switch, included in every figure above")
         print(f"  (cores: {os.cpu_count()})")
         shutil.rmtree(tmp, ignore_errors=True)
     return 0 if ok else 1

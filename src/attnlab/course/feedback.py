@@ -30,6 +30,62 @@ class HideHiddenTests(ClearHiddenTests):
 
 
 # ---------------------------------------------------------------------------------------------
+# Ids are data. nbgrader's page templates (feedback, formgrader's formgrade view) print the ids
+# they are given (student, assignment and notebook names, a learner's own first and last name)
+# with Jinja's autoescape off, so an id nbgrader accepts, such as `<img src=x onerror=...>`, would
+# be markup in the page an instructor or learner opens. These run last, after every preprocessor
+# that looks the ids up in the gradebook, and leave in the resources only the escaped text the
+# template prints (HTML-escaped, quotes included: safe in element text, attribute values and the
+# double-quoted JavaScript strings of nbgrader's templates, where `&`, `<`, `"` and `'` cannot
+# close the string or the script).
+
+from nbconvert.preprocessors import Preprocessor as _Preprocessor
+from traitlets import Bool as _Bool
+
+_ESCAPED_MARK = "_attnlab_ids_escaped"
+
+
+def escape_ids(values: dict, keys) -> None:
+    """HTML-escape (once) the string values of ``keys`` in ``values``, in place."""
+    import html
+
+    for key in keys:
+        if isinstance(values.get(key), str):
+            values[key] = html.escape(values[key], quote=True)
+
+
+class EscapeFeedbackIds(_Preprocessor):
+    """The ids of a feedback page (``resources["nbgrader"]``: student, assignment, notebook),
+    escaped for nbgrader's feedback template; last in ``GenerateFeedback.preprocessors``."""
+
+    enabled = _Bool(True).tag(config=True)   # nbgrader's converters register it by name, not enabled
+
+    def preprocess(self, nb, resources):
+        ids = resources.get("nbgrader")
+        if isinstance(ids, dict) and not ids.get(_ESCAPED_MARK):
+            escape_ids(ids, ("student", "assignment", "notebook"))
+            ids[_ESCAPED_MARK] = True
+        return nb, resources
+
+
+class EscapeFormgraderIds(_Preprocessor):
+    """The ids formgrader's submission view passes its ``formgrade`` template (student, first
+    and last name, assignment, notebook, paths), escaped; an ``HTMLExporter`` preprocessor, so a
+    no-op for pages without them."""
+
+    enabled = _Bool(True).tag(config=True)
+
+    KEYS = ("student", "first_name", "last_name", "assignment_id", "notebook_id", "submission_id",
+            "notebook_path", "filename", "base_url")
+
+    def preprocess(self, nb, resources):
+        if not resources.get(_ESCAPED_MARK) and any(isinstance(resources.get(k), str) for k in self.KEYS):
+            escape_ids(resources, self.KEYS)
+            resources[_ESCAPED_MARK] = True
+        return nb, resources
+
+
+# ---------------------------------------------------------------------------------------------
 # After nbgrader's generate_feedback: pages a learner can read.
 
 import html as _html

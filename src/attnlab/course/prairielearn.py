@@ -24,6 +24,7 @@ replaces ``/grade`` (tests).
 """
 from __future__ import annotations
 
+import html
 import json
 import sys
 import traceback
@@ -128,7 +129,8 @@ def export(root: Path, assignment: str, output: Path, image: str = DEFAULT_IMAGE
         },
     }
     (output / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    (output / "question.html").write_text(QUESTION_HTML.format(notebook=notebook, assignment=assignment),
+    (output / "question.html").write_text(QUESTION_HTML.format(notebook=html.escape(notebook),
+                                                                            assignment=html.escape(assignment)),
                                           encoding="utf-8")
     (output / "README.md").write_text(README.format(assignment=assignment, image=image), encoding="utf-8")
     return output

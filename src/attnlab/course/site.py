@@ -446,7 +446,7 @@ def print_pdfs(site: Path, out: Path, only: list[str] | None = None, log=print) 
                         margin={"top": "15mm", "bottom": "15mm", "left": "12mm", "right": "12mm"},
                         display_header_footer=True, header_template="<span></span>",
                         footer_template=('<div style="font-size:8px;width:100%;text-align:center;">'
-                                         f'{html.escape(html_page.stem)} · {html_page.parent.name} · '
+                                         f'{html.escape(html_page.stem)} · {html.escape(html_page.parent.name)} · '
                                          '<span class="pageNumber"></span>/<span class="totalPages"></span></div>'))
                 written.append(pdf)
                 log(f"  printed {pdf.relative_to(out)}")
