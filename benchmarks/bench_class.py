@@ -4,6 +4,7 @@ with ``--jobs 2``; prints the rate, the projection for 200 learners x 10 noteboo
 target: <= 30 min) and where the time goes by stage.
 
     .venv/bin/python benchmarks/bench_class.py [--learners 6] [--wrong 0.25] [--jobs 2] [--keep DIR]
+        [--course DIR (one built with --keep: no build)] [--warm (ATTNLAB_WARM=1)]
 
 Stages are timed in this process by wrapping the grader's functions (no change to the grader):
 ``static`` (reading the learner's code, before the sandbox), ``sandbox`` (the sandbox process,
@@ -74,6 +75,18 @@ def build(tmp: Path, learners: int, wrong: float) -> tuple[Path, dict[tuple[str,
     return course, kinds
 
 
+def _kinds(course: Path, wrong: float) -> dict[tuple[str, str], str]:
+    """``{(student, assignment): kind}`` of a course that ``build`` made (learnerNNN, in order)."""
+    names = ck.assignments()
+    out = {}
+    for folder in sorted((course / "autograde" / "submitted").iterdir()):
+        i = int(folder.name[len("learner"):])
+        for j, assignment in enumerate(names):
+            if (folder / assignment).is_dir():
+                out[(folder.name, assignment)] = kind_of(i, j, wrong)
+    return out
+
+
 class Stages:
     """Seconds per stage, summed over submissions (thread-safe), by wrapping grader functions."""
 
@@ -128,13 +141,22 @@ def main() -> int:
     parser.add_argument("--wrong", type=float, default=0.25, help="share of blank or broken submissions")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", help="build the course here and keep it (default: a temporary folder)")
+    parser.add_argument("--course", help="grade this course, built before with --keep (skips the build)")
+    parser.add_argument("--warm", action="store_true",
+                        help="warm sandboxes (ATTNLAB_WARM=1, attnlab.course.warm): one worker per job slot")
     args = parser.parse_args()
+    if args.warm:
+        os.environ["ATTNLAB_WARM"] = "1"
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a cancelled run still removes its course
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="attnlab-bench-class-"))
     try:
         t0 = time.perf_counter()
-        course, kinds = build(tmp, args.learners, args.wrong)
+        if args.course:  # a course built before (--keep): its submissions are graded again
+            course = Path(args.course)
+            kinds = {k: v for k, v in _kinds(course, args.wrong).items()}
+        else:
+            course, kinds = build(tmp, args.learners, args.wrong)
         print(f"built {len(kinds)} submission(s) ({', '.join(f'{n} {k}' for k, n in Counter(kinds.values()).items())}) "
               f"of {len(ck.assignments())} notebook(s) in {time.perf_counter() - t0:.0f} s", flush=True)
         stages = Stages()
@@ -150,6 +172,7 @@ def main() -> int:
     finally:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
+    print(f"sandboxes: {'warm (ATTNLAB_WARM=1)' if args.warm else 'fresh, one per submission'}")
 
     n = len(results)
     full = [r for r in results if kinds[(r.student, r.assignment)] == "correct"]
@@ -163,24 +186,28 @@ def main() -> int:
           f"correct at full marks: {at_full}/{len(full)}")
     print(f"projection for {TARGET_LEARNERS} learners x {TARGET_NOTEBOOKS} notebooks: {projected:.1f} min "
           f"(target <= {TARGET_MINUTES:g} min: {'met' if projected <= TARGET_MINUTES else 'NOT met'})")
+    print(f"\nwhere the time goes: seconds per submission, by stage, as the grader records them "
+          f"(Result.stages; with --jobs {args.jobs} two submissions overlap, so stages add up to about "
+          f"{args.jobs} x the wall time per submission):")
+    from attnlab.course.grading import STAGES
+
+    groups = [("all", results)] + [(k, [r for r in results if kinds[(r.student, r.assignment)] == k])
+                                   for k in KINDS]
+    groups = [(k, rs) for k, rs in groups if rs]
+    print(f"  {'stage':<52}" + "".join(f"{k + f' ({len(rs)})':>14}" for k, rs in groups))
+    for key, label in STAGES:
+        cols = [sum(r.stages.get(key, 0.0) for r in rs) / len(rs) for _, rs in groups]
+        if any(c >= 0.0005 for c in cols):
+            print(f"  {label:<52}" + "".join(f"{c:14.3f}" for c in cols))
+    cols = [sum(sum(r.stages.values()) for r in rs) / len(rs) for _, rs in groups]
+    print(f"  {'total (sum of stages)':<52}" + "".join(f"{c:14.3f}" for c in cols))
+    by_nb = defaultdict(list)
+    for r in results:
+        by_nb[r.assignment].append(sum(r.stages.values()))
+    print("  per notebook (sum of stages, mean): " + ", ".join(
+        f"{a[:2]} {sum(v) / len(v):.2f}" for a, v in sorted(by_nb.items())))
     s = stages.seconds
-    sandbox = s.get("sandbox", 0.0)
-    learner = cells_seconds["total"]
-    rows = [
-        ("static (reading the learner's code)", s.get("static", 0.0)),
-        ("sandbox, start + imports + exercise calls", max(0.0, sandbox - learner)),
-        ("sandbox, learner's cells", learner),
-        ("checks (judging, in the grader)", max(0.0, s.get("sandbox + checks", 0.0) - sandbox)),
-        ("feedback: autograded notebook", s.get("feedback: autograded notebook", 0.0)),
-        ("feedback: nbgrader page", s.get("feedback: nbgrader page", 0.0)),
-        ("feedback: polish (per assignment)", s.get("feedback: polish", 0.0)),
-    ]
-    print(f"\nwhere the time goes (seconds per submission; with --jobs {args.jobs}, stages of two submissions "
-          "overlap):")
-    for label, seconds in rows:
-        print(f"  {label:<45} {seconds / n:6.2f}")
     rest = wall - s.get("submission (all)", 0.0) / max(args.jobs, 1)
-    print(f"  {'(one run of the grader: all submissions)':<45} {s.get('submission (all)', 0.0) / n:6.2f}")
     print(f"  batch overhead outside submissions (wall, s):  {max(0.0, rest):.1f}  (preflight, gradebook, CSV)")
     print(f"  cold imports of numpy/torch/matplotlib/IPython/attnlab in one interpreter: {imports:.2f} s")
     return 0

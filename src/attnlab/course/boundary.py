@@ -136,13 +136,16 @@ def _readonly_roots() -> list[str]:
 
 
 def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str] = (),
-            as_pid_1: bool = False) -> list[str]:
+            as_pid_1: bool = False, warm: bool = False) -> list[str]:
     """The bwrap command line that runs ``argv`` with ``job_dir`` as ``/job`` (``work``,
     ``results`` and ``tmp`` inside it) and nothing else of the host's writable files.
     ``hide``: folders (the course) covered by an empty tmpfs should they lie inside a system
     folder that is bound (a course kept under ``/opt``). ``as_pid_1``: ``argv`` is bwrap's own
     child (no reaper in between), so the kernel's account of its peak resident size reaches
-    whoever waits for bwrap (the grader's memory probe)."""
+    whoever waits for bwrap (the grader's memory probe). ``warm``: a warm worker that outlives
+    its submissions (:mod:`attnlab.course.warm`): nothing is writable but the job folder's
+    ``work``, ``results``, ``tmp`` and ``shm`` (as ``/dev/shm``), all emptied by the grader between
+    submissions; the sandbox's own root and ``/dev`` are read-only."""
     cmd = ["bwrap", "--unshare-all", *_userns_options(), "--die-with-parent", "--new-session", "--clearenv"]
     if as_pid_1:
         cmd.append("--as-pid-1")
@@ -159,14 +162,18 @@ def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str]
             cmd += ["--tmpfs", real]
     # The job's private /tmp first, then the interpreter, the virtualenv and attnlab on top of it:
     # a venv or a course kept under the host's /tmp stays visible (mounts apply in order).
-    cmd += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev",
-            "--bind", str(job_dir / "tmp"), "/tmp"]
+    cmd += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
+    if warm:
+        cmd += ["--bind", str(job_dir / "shm"), "/dev/shm", "--remount-ro", "/dev"]
+    cmd += ["--bind", str(job_dir / "tmp"), "/tmp"]
     for r in _readonly_roots():
         cmd += ["--ro-bind", r, r]
     cmd += ["--dir", JOB_ROOT,
             "--bind", str(job_dir / "work"), f"{JOB_ROOT}/work",
             "--bind", str(job_dir / "results"), f"{JOB_ROOT}/results",
             "--chdir", f"{JOB_ROOT}/work"]
+    if warm:
+        cmd += ["--remount-ro", "/"]
     if os.geteuid() == 0:
         cmd += ["--cap-drop", "ALL"]
     for key, value in env.items():

@@ -8,14 +8,16 @@ due date in the gradebook). Each one is graded in a throwaway folder outside the
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import boundary, preflight, records, secret
+from . import boundary, preflight, records, secret, warm
 from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
                       font_list_folder, read_timestamp, start_font_list)
 from .plan import plan_assignment
@@ -185,7 +187,7 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     by_key = {(s.student, s.assignment): s for s in subs}
     with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
         start_font_list(font_list_folder(root), Path(scratch))  # matplotlib's font list, built once
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        with _warm_workers(Path(scratch)), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
                        for s in subs]
             # While the sandboxes run: the gradebook (importing nbgrader alone takes a second or two).
@@ -201,11 +203,13 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
                 for future in as_completed(futures):
                     result = future.result()
                     sub = by_key[(result.student, result.assignment)]
+                    recording = time.perf_counter()
                     try:
                         mark_late(result, sub.timestamp, duedates[result.assignment], late_plugin)
                         _record(root, gb, result, plans[result.assignment].source, sub.folder)
                     except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
                         _grader_error(result, "recording", exc)
+                    result.stages["record"] = time.perf_counter() - recording
                     results.append(result)
                     progress.step(result)
     unrendered = _write_feedback(root, results, by_key, todo) if feedback else []
@@ -257,7 +261,7 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
             fonts = base / ".grading" / fonts.name
         with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
             start_font_list(fonts, Path(scratch))
-            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            with _warm_workers(Path(scratch)), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
                            for s in mine]
                 apply_due_dates(root, db_url)
@@ -291,6 +295,15 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
     return results
 
 
+@contextlib.contextmanager
+def _warm_workers(scratch: Path):
+    """The batch's warm workers (``ATTNLAB_WARM=1``, :mod:`attnlab.course.warm`), ended with it."""
+    try:
+        yield
+    finally:
+        warm.close_pool(scratch)
+
+
 def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[str],
                     base: Path | None = None, db_url: str | None = None) -> list[str]:
     """Every submission's feedback page, one at a time: nbgrader's feedback of its autograded
@@ -310,12 +323,14 @@ def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[
     failed: list[str] = []
     for r in results:
         sub = by_key[(r.student, r.assignment)]
+        started = time.perf_counter()
         try:
             if r.learner_nb is not None:
                 try:
                     if writer is None:
                         raise RuntimeError(why)
                     pages[r.assignment].append(writer.write(r.student, r.assignment, r.notebook))
+                    r.stages["feedback"] = time.perf_counter() - started
                     continue
                 except Exception as exc:  # noqa: BLE001 - this submission's page only
                     failed.append(f"{r.student}/{r.assignment}")
@@ -325,9 +340,14 @@ def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[
                                                                  base=base)
         except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
             _grader_error(r, "writing feedback", exc)
+        r.stages["feedback"] = time.perf_counter() - started
     for assignment in todo if base is None else ():  # a shard's pages: polished by merge
+        started = time.perf_counter()
         try:
             polish_feedback(root, assignment, pages[assignment])  # exercise names, wrapped lines, offline MathJax
+            mine = [r for r in results if r.assignment == assignment]
+            for r in mine:  # timing only: the assignment's polish shared out over its submissions
+                r.stages["polish"] = (time.perf_counter() - started) / len(mine)
         except Exception as exc:  # noqa: BLE001
             print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
     return failed

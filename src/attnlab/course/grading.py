@@ -34,7 +34,7 @@ import numpy as np
 
 from attnlab.checks import Outcome
 
-from . import boundary, sandbox, tamper
+from . import boundary, sandbox, tamper, warm
 from .plan import AssignmentPlan, job_calls
 from .sandbox import decode
 
@@ -120,6 +120,7 @@ class Result:
     cell_map: list[int] = field(default_factory=list)   # job cell -> index in learner_nb (-1: restored)
     seconds: float = 0.0
     late_penalty: float = 0.0    # points taken off for lateness (already out of `score`)
+    stages: dict[str, float] = field(default_factory=dict)  # seconds per stage (see STAGES), for timing only
 
     def row(self) -> dict:
         return {"student_id": self.student, "assignment": self.assignment, "notebook": self.notebook,
@@ -563,6 +564,8 @@ class SandboxRun:
     peak: int | None = None  # a memory probe: extra peak resident bytes after its baseline
     how: str = ""            # how that peak was measured
     filled: bool = False     # its writable space (boundary.WritableSpace) ran out of bytes or inodes
+    started_at: float = 0.0  # wall clock (time.time()) just before the process started, and once it ended:
+    ended_at: float = 0.0    # the sandbox's own stamps (timing.json) fall in between
 
 
 # The memory probe's waiter: a small process between the grader and the sandbox that waits for
@@ -629,7 +632,7 @@ def _baseline(pid: int | None) -> tuple[int | None, str]:
 
 
 def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Isolation,
-                hide: list[str] = ()) -> SandboxRun:
+                hide: list[str] = (), zygote=None) -> SandboxRun:
     """Run the sandbox on ``job`` (sent on its stdin), under bubblewrap when ``isolation`` allows,
     with the wall-clock budget, a memory backstop and bounded output.
 
@@ -643,7 +646,9 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     start = time.perf_counter()
     probe = bool(job.get("probe"))
     cgroup = None
-    if isolation.isolated:
+    if zygote is not None and not probe and isolation.isolated:  # a warm worker's child (attnlab.course.warm)
+        cmd, cgroup = None, zygote.cgroup
+    elif isolation.isolated:
         inside = boundary.JOB_ROOT
         argv = [sys.executable, "-I", "-m", "attnlab.course.sandbox", inside]
         env = _clean_env(f"{inside}/work", "/tmp")
@@ -657,10 +662,14 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     if probe:
         peak_r, peak_w = os.pipe()
         cmd = [sys.executable, "-I", "-S", "-c", WAITER, str(peak_w), *cmd]
+    started_at = time.time()
     try:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True,
-                                pass_fds=(peak_w,) if probe else ())
+        if cmd is None:
+            proc = zygote.start()
+        else:
+            proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, start_new_session=True,
+                                    pass_fds=(peak_w,) if probe else ())
     finally:
         if peak_w is not None:
             os.close(peak_w)
@@ -756,11 +765,17 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     closed_at = 0.0
     try:
         while True:
-            done, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if done:
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                maxrss = usage.ru_maxrss * 1024  # KiB on Linux
-                break
+            if cmd is None:
+                done, _, kib = proc.check()
+                if done:
+                    maxrss = kib * 1024 if isinstance(kib, int) else None
+                    break
+            else:
+                done, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if done:
+                    proc.returncode = os.waitstatus_to_exitcode(status)
+                    maxrss = usage.ru_maxrss * 1024  # KiB on Linux
+                    break
             if probe and ready.is_set() and not how:
                 python_pid = _python_pid(proc)
                 base, how = _baseline(python_pid)
@@ -809,7 +824,9 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                     killed = "memory"
                     break
                 filled = filled or (capped and boundary.space_full(job_dir))
-        if killed:
+        if killed and cmd is None:
+            proc.kill()  # the warm worker goes with it
+        elif killed:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -823,7 +840,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         if proc.returncode is None and proc.poll() is None:
             proc.kill()
             proc.wait()
-        if cgroup is not None:
+        if cgroup is not None and cmd is not None:
             cgroup.remove()
     reader.join(timeout=5)
     writer.join(timeout=1)
@@ -861,7 +878,8 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                       b"".join(kept).decode("utf-8", "replace"), peak,
                       {"reset": "peak resident memory of a process of its own, read by the grader",
                        "peak so far": "peak resident memory of a process of its own, read by the grader "
-                                      "(its peak before the baseline could not be reset)"}.get(how, how), filled)
+                                      "(its peak before the baseline could not be reset)"}.get(how, how), filled,
+                      started_at, time.time())
 
 
 def _load_json(path: Path, limit: int = 4 * 2**20):
@@ -1051,7 +1069,7 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 if outcome.error == "MemoryError":
                     message = f"{cc.learner_name} ran out of memory on a small input."
                     break
-                message = _hidden_message(cc, i, outcome) if cc.hidden else cc.spec.judge(i, outcome)
+                message = _judged(cc, i, outcome)
                 if message:
                     break
             if message:
@@ -1061,6 +1079,46 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 lines.append(cc.spec.success())
         verdicts.append(CellVerdict(cell.grade_id, cell.points if passed else 0.0, cell.points, lines, passed))
     return verdicts
+
+
+# A check's verdict depends on the case and the answer only (CheckSpec.judge: "the same message
+# for the same answer"), and most submissions of a class give the same answers: each verdict is
+# worked out once per batch (the reference run once per case), keyed by a digest of the answer.
+_VERDICTS: dict[tuple, tuple] = {}
+_VERDICTS_MAX = 200_000
+
+
+def _digest(value, h, depth: int = 0) -> None:
+    if isinstance(value, tuple) and depth < 16:
+        h.update(b"(%d" % len(value))
+        for v in value:
+            _digest(v, h, depth + 1)
+        h.update(b")")
+    elif isinstance(value, np.ndarray):
+        h.update(f"a{value.dtype.str}{value.shape}".encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, sandbox.Opaque):
+        h.update(b"o" + value.type_name.encode("utf-8", "backslashreplace"))
+    else:
+        h.update(b"r" + repr(value).encode("utf-8", "backslashreplace"))
+
+
+def _judged(cc, i: int, outcome: Outcome) -> str | None:
+    """``cc``'s verdict on case ``i`` for ``outcome`` (cached for the same answer)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    h.update(repr((outcome.error, outcome.message, bool(outcome.mutated))).encode("utf-8", "backslashreplace"))
+    _digest(outcome.value, h)
+    key = (id(cc.spec), cc.hidden, cc.learner_name, cc.check, i, h.digest())
+    hit = _VERDICTS.get(key)
+    if hit is not None and hit[0] is cc.spec:  # (the spec is kept in the entry: its id is not reused)
+        return hit[1]
+    message = _hidden_message(cc, i, outcome) if cc.hidden else cc.spec.judge(i, outcome)
+    if len(_VERDICTS) >= _VERDICTS_MAX:
+        _VERDICTS.clear()
+    _VERDICTS[key] = (cc.spec, message)
+    return message
 
 
 def _hidden_message(cc, i: int, outcome: Outcome) -> str | None:
@@ -1131,13 +1189,13 @@ MAX_COPY_BYTES = 512 * 2**20   # all the files of one submission copied into its
 MAX_COPY_FILES = 2000
 
 
-def copy_submission(src: Path, dst: Path) -> list[str]:
+def copy_submission(src: Path, dst: Path, exist_ok: bool = False) -> list[str]:
     """Copy a submission's regular files and folders into ``dst`` without following symbolic
     links (as ``unzip`` keeps them) and without opening FIFOs or devices; return what was left
     out and why."""
     skipped: list[str] = []
     count, size = 0, 0
-    dst.mkdir()
+    dst.mkdir(exist_ok=exist_ok)
     stack = [(src, dst, 0)]
     while stack:
         folder, target, depth = stack.pop()
@@ -1174,6 +1232,65 @@ def copy_submission(src: Path, dst: Path) -> list[str]:
     return skipped
 
 
+# Where a submission's time goes, in the order it is spent (Result.stages, seconds; the sandbox's
+# own stages from its timing.json, wall clock; benchmarks/bench_class.py prints them).
+STAGES = (
+    ("read", "reading the notebook (host)"),
+    ("static", "static findings (host)"),
+    ("prepare", "job folder, copy, cells (host)"),
+    ("sandbox start", "sandbox start: fork, cgroup, bwrap"),
+    ("interpreter", "interpreter start + numpy/attnlab import"),
+    ("imports", "preload imports (torch, matplotlib, IPython)"),
+    ("shell", "IPython shell + limits"),
+    ("cells", "learner's cells"),
+    ("calls", "exercise calls (one at a time)"),
+    ("sandbox exit", "sandbox exit + reaping"),
+    ("sandbox other", "sandbox, not otherwise timed"),
+    ("judge", "judging the answers (host)"),
+    ("memory probes", "memory probes (nb 08, own sandboxes)"),
+    ("cleanup", "removing the job folder (host)"),
+    ("record", "gradebook + autograded notebook (host)"),
+    ("feedback", "feedback page (host)"),
+    ("polish", "feedback polish, per assignment (host, shared out)"),
+)
+
+
+class _Stopwatch:
+    """Adds the seconds since the last ``lap`` to ``stages[name]``."""
+
+    def __init__(self, stages: dict[str, float]) -> None:
+        self.stages, self.last = stages, time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.stages[name] = self.stages.get(name, 0.0) + (now - self.last)
+        self.last = now
+
+
+def _sandbox_stages(stages: dict[str, float], run, results: Path) -> None:
+    """Split the sandbox's wall time by its own stamps (``timing.json``, wall clock); whatever
+    they do not cover (a sandbox that died, stamps that make no sense) stays ``sandbox other``."""
+    total = max(0.0, run.ended_at - run.started_at)
+    try:
+        stamps = _load_json(results / "timing.json", 4096)
+    except Exception:  # noqa: BLE001
+        stamps = {}
+    marks = [("sandbox start", "process"), ("interpreter", "started"), ("interpreter", "main"),
+             ("imports", "imports"), ("shell", "shell"), ("cells", "cells"), ("calls", "calls")]
+    last, covered = run.started_at, 0.0
+    for stage, key in marks:
+        t = stamps.get(key) if isinstance(stamps, dict) else None
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not last <= t <= run.ended_at:
+            continue
+        stages[stage] = stages.get(stage, 0.0) + (t - last)
+        covered += t - last
+        last = t
+    if covered:
+        stages["sandbox exit"] = stages.get("sandbox exit", 0.0) + (run.ended_at - last)
+        covered += run.ended_at - last
+    stages["sandbox other"] = stages.get("sandbox other", 0.0) + max(0.0, total - covered)
+
+
 def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
                      denied: list[Path]) -> Result:
     """Grade one submission end to end; never raises (an internal error is a status too)."""
@@ -1205,7 +1322,9 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
         result.status = "missing notebook"
         result.details.append(why)
         return
+    watch = _Stopwatch(result.stages)
     nb, note = read_notebook(path)
+    watch.lap("read")
     if nb is None:
         result.status = "malformed notebook"
         result.details.append(note)
@@ -1217,31 +1336,68 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
     # Static findings (trusted: learner code is read, never run, here).
     with AST_LOCK:  # CPython 3.11's ast is not safe to use from several threads at once
         borrowed, tampering = static_findings(plan, nb)
+    watch.lap("static")
 
     # The sandbox.
     isolation = boundary.probe()
+    if isolation.isolated and warm.enabled() and _grade_warm(result, sub, plan, limits, scratch, denied, nb,
+                                                               isolation, borrowed, tampering):
+        return
     job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=scratch))
     space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
     try:
         _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub)
     finally:
+        watch = _Stopwatch(result.stages)
         space.close()
         shutil.rmtree(job_dir, ignore_errors=True)
+        watch.lap("cleanup")
 
 
-def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub):
+def _grade_warm(result, sub, plan, limits, scratch, denied, nb, isolation, borrowed, tampering) -> bool:
+    """Run the submission in a warm worker's child (:mod:`attnlab.course.warm`); False if no warm
+    worker could be had (then a fresh sandbox runs it)."""
+    with AST_LOCK:
+        preload = _preload(plan, job_cells(plan, nb)[0], isolation)
+    pool = warm.pool_for(scratch)
+    hide = [str(d) for d in denied]
+
+    def make(modules):
+        return warm.Zygote(scratch, int(limits.memory_mib * 2**20), limits.space_mib * 2**20, limits.space_files,
+                           hide, modules, lambda tmp: _give_font_list(scratch, tmp))
+
+    watch = _Stopwatch(result.stages)
+    zygote = pool.take(preload, make)
+    watch.lap("warm worker")
+    if zygote is None:
+        return False
+    try:
+        _run_and_judge(result, plan, limits, scratch, denied, nb, zygote.folder, isolation, borrowed, tampering,
+                       sub, zygote=zygote)
+    finally:
+        watch = _Stopwatch(result.stages)
+        child = zygote.child
+        pool.give(zygote, healthy=child is not None and child.returncode == 0 and not child.killed)
+        watch.lap("cleanup")
+    return True
+
+
+def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub,
+                   zygote=None):
+    watch = _Stopwatch(result.stages)
     work = job_dir / "work"
-    links = copy_submission(sub.folder, work)
+    links = copy_submission(sub.folder, work, exist_ok=zygote is not None)
     if links:
         result.details.append("not copied into the sandbox: " + ", ".join(links[:10])
                               + (f" and {len(links) - 10} more" if len(links) > 10 else ""))
     results = job_dir / "results"
     results.mkdir(exist_ok=True)  # a tmpfs of its own where boundary.WritableSpace mounted one
-    (job_dir / "tmp").mkdir()
-    _give_font_list(scratch, job_dir / "tmp")
+    if zygote is None:  # (a warm worker's slot has its tmp, with the font list)
+        (job_dir / "tmp").mkdir()
+        _give_font_list(scratch, job_dir / "tmp")
     with AST_LOCK:
         cells, origin = job_cells(plan, nb)
-        preload = plan.preload + _imports_to_preload(cells, plan.preload)
+        preload = _preload(plan, cells, isolation)
     result.cell_map = origin
     inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
     job = {
@@ -1254,7 +1410,10 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
         "watch": {cc.learner_name: tamper.runtime_targets(cc.learner_name)
                   for cell in plan.grade_cells for cc in cell.calls},
     }
-    run = run_sandbox(job_dir, job, limits, isolation, hide=[str(d) for d in denied])
+    watch.lap("prepare")
+    run = run_sandbox(job_dir, job, limits, isolation, hide=[str(d) for d in denied], zygote=zygote)
+    watch.last = time.perf_counter()
+    _sandbox_stages(result.stages, run, results)
     if not isolation.isolated:
         result.details.append(f"not isolated ({isolation.why})")
     try:
@@ -1311,7 +1470,9 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
         elif error and not label.startswith("demo cell"):
             result.details.append(f"{label}: {error[:200]}")
     stopped = statuses[0][1] if statuses else ""
+    watch.lap("judge")
     measured = _measure_outside(plan, results, job, limits, scratch, isolation, denied, sub)
+    watch.lap("memory probes")
     result.cells = judge(plan, results, stopped, borrowed, measured)
     result.score = sum(v.score for v in result.cells)
     for exercise, detail in borrowed.items():
@@ -1325,6 +1486,7 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
     if statuses:
         result.status = statuses[0][0]
         result.details = [d for _, d in statuses] + result.details
+    watch.lap("judge")
 
 
 def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Limits, scratch: Path,
@@ -1427,6 +1589,25 @@ def _imports_to_preload(cells: list[tuple[str, str]], already: list[str]) -> lis
                 if root in PRELOADABLE and root not in already and root not in out:
                     out.append(root)
     return out
+
+
+# Libraries the plan preloads because the course's notebook mentions them somewhere (torch: 1 to
+# 3 s of every sandbox's start), but that a submission's own cells may never import.
+LAZY = {"torch": ("torch", "attnlab.torch"), "sklearn": ("sklearn.svm",), "scipy": ("scipy",)}
+
+
+def _preload(plan: AssignmentPlan, cells: list[tuple[str, str]], isolation: boundary.Isolation) -> list[str]:
+    """What the sandbox imports before the learner's first cell. Under bubblewrap, a heavy library
+    (``LAZY``) only when the job's cells import it (the checks' calls never need it: their inputs
+    are numpy arrays); a cell that imports it another way (``__import__``) loads it itself, the
+    tripwires arm on it all the same (``sandbox._ArmAfterImport``). Without the boundary the guard
+    refuses native libraries once learner code runs, so everything the plan names loads first."""
+    wanted = _imports_to_preload(cells, [])
+    if not isolation.isolated:
+        return plan.preload + [m for m in wanted if m not in plan.preload]
+    skipped = {m for root, mods in LAZY.items() if root not in wanted for m in mods}
+    out = [m for m in plan.preload if m not in skipped]
+    return out + [m for m in wanted if m not in out and not any(o.split(".")[0] == m for o in out)]
 
 
 def _allowed_roots() -> list[str]:

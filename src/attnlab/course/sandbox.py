@@ -21,6 +21,10 @@ number of tasks; the grader bounds wall-clock time and output.
 """
 from __future__ import annotations
 
+import time as _time
+
+STARTED = _time.time()  # the harness starts (after attnlab's own import): the grader's stage times
+
 import contextlib
 import io
 import json
@@ -337,7 +341,20 @@ def _probe_baseline(shell, warmup, control) -> None:
     control.readline()  # the grader's go (or end of file if it gave up)
 
 
+def _process_started() -> float | None:
+    """When this process started (wall clock, to 10 ms): the interpreter's own start-up before
+    the harness, for the grader's stage times."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            ticks = int(fh.read().rpartition(")")[2].split()[19])
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+        return time.time() - age
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def main(job_dir: str) -> int:
+    stamps = {"process": _process_started(), "started": STARTED, "main": time.time()}  # wall clock: timing.json
     # The job (cells, limits; no calls) comes on stdin: no file to find later. The grader's
     # channel moves off fd 0, which the learner's code sees as an empty input.
     control = os.fdopen(os.dup(0), "rb")
@@ -365,6 +382,7 @@ def main(job_dir: str) -> int:
 
     from traitlets.config import Config
 
+    stamps["imports"] = time.time()
     config = Config()
     config.HistoryManager.hist_file = ":memory:"
     shell = InteractiveShell.instance(config=config, colors="NoColor")
@@ -378,6 +396,7 @@ def main(job_dir: str) -> int:
         _limit_tasks(int(job["tasks_max"]))
     from attnlab.checks._core import call as call_once  # bound before any learner code runs
 
+    stamps["shell"] = time.time()
     if probe:  # before the work folder is on sys.path: nothing of the submission runs before it
         _probe_baseline(shell, probe.get("warmup", []), control)
 
@@ -426,6 +445,7 @@ def main(job_dir: str) -> int:
                          "notes": notes})
         _write_json(results / "cells.json", cell_log)
 
+    stamps["cells"] = time.time()
     namespace = shell.user_ns
     timed_out: set[str] = set()
     watch = job.get("watch", {})
@@ -440,6 +460,8 @@ def main(job_dir: str) -> int:
                        real_stdout, call_once):
         pass
     _write_json(results / "borrowed.json", borrowed)
+    stamps["calls"] = time.time()
+    _write_json(results / "timing.json", stamps)  # for the grader's stage times only, never a verdict
     _write_json(results / "done.json", {"ok": True})
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown (atexit handlers the learner may have registered)
@@ -931,5 +953,124 @@ def _write_json(path: Path, data) -> None:
     os.replace(tmp, path)
 
 
+# ---------------------------------------------------------------------------------------------
+# A warm worker ("zygote"): one per grading job slot, started under the same boundary as a
+# sandbox. It imports what every sandbox imports (no learner code ever runs in it), then, for each
+# submission, forks a child that runs :func:`main` exactly as a fresh sandbox would, on the
+# stdin/stdout pipes the grader sends with the request. The child writes nothing the zygote reads:
+# its memory is a copy (copy-on-write), its files are the job folder and /tmp, which the grader
+# empties between children, and every process it leaves behind is killed before the next starts.
+
+ZYGOTE_PRELOAD = ("numpy", "zipfile", "matplotlib", "matplotlib.pyplot", "attnlab", "attnlab.checks",
+                  "attnlab.checks._core", "IPython.core.interactiveshell", "traitlets.config")
+
+
+def _end_the_rest() -> bool:
+    """Kill every process of this PID namespace but this one and its init, until none is left
+    (False if some are still there after many tries), then remove the System V IPC objects its
+    children made (the IPC namespace outlives them)."""
+    me = os.getpid()
+    for _ in range(500):
+        others = []
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) in (me, 1):
+                continue
+            try:
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
+                    if fh.read().rpartition(")")[2].split()[0] == "Z":
+                        continue  # ended; its parent (the namespace's init) reaps it
+            except (OSError, IndexError):
+                continue
+            others.append(int(name))
+        if not others:
+            return _remove_ipc()
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.005)
+    return False
+
+
+def _remove_ipc() -> bool:
+    """Remove every System V shared-memory segment, message queue and semaphore set of this IPC
+    namespace (False if one is left)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    ok = True
+    for table, remove in (("shm", libc.shmctl), ("msg", libc.msgctl), ("sem", libc.semctl)):
+        try:
+            with open(f"/proc/sysvipc/{table}", encoding="ascii") as fh:
+                ids = [int(line.split()[1]) for line in fh.readlines()[1:] if line.strip()]
+        except (OSError, ValueError, IndexError):
+            continue
+        for ident in ids:
+            args = (ident, 0, 0) if table == "sem" else (ident, 0, None)  # IPC_RMID == 0
+            if remove(*args) != 0:
+                ok = False
+    return ok
+
+
+def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
+    import socket
+
+    import ctypes
+
+    ctl = socket.socket(fileno=control_fd)
+    # Its children may not trace it (and change what the next one inherits), nor make POSIX
+    # message queues (which would outlive them in this IPC namespace); System V objects they make
+    # are removed after each (_remove_ipc).
+    if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE, 0
+        return 1
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+    for mod in (*ZYGOTE_PRELOAD, *preload):
+        __import__(mod)
+    sys.modules["matplotlib"].use("Agg")
+    sys.stdout.flush()
+    ctl.sendall(b"ready\n")
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(ctl, 64, 2)
+        except OSError:
+            os._exit(0)
+        if not msg or len(fds) != 2:
+            os._exit(0)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the submission's process
+            code = 70
+            try:
+                ctl.close()
+                for target, fd in ((0, fds[0]), (1, fds[1]), (2, fds[1])):
+                    os.dup2(fd, target)
+                os.close(fds[0])
+                os.close(fds[1])
+                global STARTED
+                STARTED = time.time()
+                code = main(job_dir)
+            except BaseException:  # noqa: BLE001 - never back into the zygote's loop
+                with contextlib.suppress(BaseException):
+                    traceback.print_exc()
+            finally:
+                os._exit(code if isinstance(code, int) else 70)
+        for fd in fds:
+            os.close(fd)
+        while True:
+            try:
+                _, status, usage = os.wait4(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        if not _end_the_rest():
+            os._exit(1)  # the grader throws this worker away
+        code = os.waitstatus_to_exitcode(status)
+        ctl.sendall(json.dumps({"exit": code, "maxrss": usage.ru_maxrss}).encode() + b"\n")
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--zygote":
+        sys.exit(zygote(sys.argv[2], int(sys.argv[3]), sys.argv[4:]))
     sys.exit(main(sys.argv[1]))

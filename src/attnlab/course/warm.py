@@ -1,0 +1,267 @@
+"""Warm sandboxes: one long-lived, bubblewrapped worker ("zygote") per grading job slot.
+
+A fresh sandbox pays, for every submission, bubblewrap's start, the interpreter's start and the
+imports of numpy, matplotlib, attnlab, IPython (and torch where the job's cells use it): most of a
+correct submission's time. A zygote pays them once per job slot: it is started under the same
+boundary as a sandbox (:func:`attnlab.course.boundary.command`: its own filesystem view, no
+network, its own PID namespace, a cgroup and the job's writable space where the host allows),
+imports those libraries and then forks one child per submission, which runs
+:func:`attnlab.course.sandbox.main` on a fresh IPython namespace exactly as a fresh sandbox would
+(the same job on its stdin, the same limits, set by the child itself). No learner code ever runs in
+the zygote.
+
+Nothing of one submission reaches the next: the child's memory is its own copy (copy-on-write),
+every process it leaves behind is killed by the zygote before it reports the child's end, and the
+grader empties the slot's ``work``, ``results`` and ``tmp`` (the only places the sandbox can
+write) before the next submission is copied in. A slot whose child was killed by the grader (time,
+memory) or that misbehaves in any way is thrown away; the next submission starts a new one.
+
+Off unless ``ATTNLAB_WARM=1`` (``attnlab-course grade`` sets nothing by default). Memory probes
+(notebook 08) and the preflight always start fresh sandboxes.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from . import boundary
+
+ENV = "ATTNLAB_WARM"
+SLOT = ("work", "results", "tmp", "shm")  # everything a warm worker's sandbox can write
+START_SECONDS = 120.0
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "").strip().lower() in ("1", "yes", "on", "true")
+
+
+def _empty(folder: Path) -> None:
+    """Remove everything inside ``folder`` (a bind-mount point: the folder itself stays)."""
+    try:
+        os.chmod(folder, 0o700)
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                if os.path.lexists(entry.path):  # a folder made unreadable: allow, then again
+                    for root, dirs, _ in os.walk(entry.path):
+                        for d in dirs:
+                            os.chmod(os.path.join(root, d), 0o700)
+                    os.chmod(entry.path, 0o700)
+                    shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+class Zygote:
+    """One warm worker and its slot folder (``work``, ``results``, ``tmp``, seen as ``/job``)."""
+
+    def __init__(self, scratch: Path, memory_bytes: int, space_bytes: int, space_files: int,
+                 hide: list[str], preload: list[str], give_fonts) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="warm-", dir=scratch))
+        self.space = boundary.WritableSpace(self.folder, space_bytes, space_files)
+        for name in SLOT:
+            (self.folder / name).mkdir(exist_ok=True)
+        self.give_fonts = give_fonts
+        give_fonts(self.folder / "tmp")
+        self.preload = list(preload)
+        self.cgroup = boundary.Cgroup(int(memory_bytes * 1.5) + 1024 * 2**20)  # + the zygote's own libraries
+        ours, theirs = socket.socketpair()
+        self.ctl = ours
+        from .grading import _clean_env
+
+        inside = boundary.JOB_ROOT
+        argv = [sys.executable, "-I", "-m", "attnlab.course.sandbox", "--zygote", inside, str(theirs.fileno()),
+                *self.preload]
+        cmd = self.cgroup.wrap(boundary.command(self.folder, argv, _clean_env(f"{inside}/work", "/tmp"), hide=hide,
+                                                warm=True))
+        try:
+            self.proc = subprocess.Popen(cmd, cwd=str(self.folder), env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True,
+                                         pass_fds=(theirs.fileno(),))
+        finally:
+            theirs.close()
+        self.reader = self.ctl.makefile("rb")
+        self.ctl.settimeout(START_SECONDS)
+        try:
+            line = self.reader.readline()
+        except OSError:
+            line = b""
+        self.ctl.settimeout(None)
+        self.alive = line == b"ready\n"
+        self.child = None
+        if not self.alive:
+            self.close()
+
+    def covers(self, preload: list[str]) -> bool:
+        from .sandbox import ZYGOTE_PRELOAD
+
+        return all(m in self.preload or m in ZYGOTE_PRELOAD for m in preload)
+
+    def start(self) -> "WarmChild":
+        """Fork the submission's process on two fresh pipes; the caller has filled ``work``."""
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        try:
+            socket.send_fds(self.ctl, [b"run"], [stdin_r, stdout_w])
+        finally:
+            os.close(stdin_r)
+            os.close(stdout_w)
+        child = WarmChild(self, os.fdopen(stdin_w, "wb"), os.fdopen(stdout_r, "rb"))
+        self.child = child
+        return child
+
+    def reset(self) -> None:
+        """Empty the slot for the next submission (after its child and all its processes ended)."""
+        for name in SLOT:
+            _empty(self.folder / name)
+        self.space.was_full = False
+        self.give_fonts(self.folder / "tmp")
+
+    def close(self) -> None:
+        self.alive = False
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except (subprocess.TimeoutExpired, AttributeError):
+            pass
+        for f in (getattr(self, "reader", None), getattr(self, "ctl", None)):
+            try:
+                f.close()
+            except (OSError, AttributeError):
+                pass
+        self.cgroup.remove()
+        self.space.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class WarmChild:
+    """The submission's process in a zygote, with the parts of ``subprocess.Popen`` that
+    :func:`attnlab.course.grading.run_sandbox` uses."""
+
+    def __init__(self, zygote: Zygote, stdin, stdout) -> None:
+        self.zygote, self.stdin, self.stdout = zygote, stdin, stdout
+        self.returncode = None
+        self.killed = False
+        self.pid = zygote.proc.pid  # for the memory backstop: the zygote's tree (cgroup first)
+        self._answer = None
+        self._thread = threading.Thread(target=self._wait, daemon=True)
+        self._thread.start()
+
+    def _wait(self) -> None:
+        try:
+            line = self.zygote.reader.readline()
+            self._answer = json.loads(line) if line else {}
+        except (OSError, ValueError):
+            self._answer = {}
+
+    def check(self) -> tuple[bool, int | None, int | None]:
+        """(ended, exit code, peak resident KiB) without waiting."""
+        if self._thread.is_alive():
+            if self.zygote.proc.poll() is not None:  # the zygote itself died
+                self.returncode = -9
+                return True, self.returncode, None
+            return False, None, None
+        answer = self._answer if isinstance(self._answer, dict) else {}
+        code = answer.get("exit")
+        self.returncode = code if isinstance(code, int) and not isinstance(code, bool) else -9
+        if not answer:
+            self.zygote.alive = False
+        return True, self.returncode, answer.get("maxrss")
+
+    def kill(self) -> None:
+        """Stop it (time or memory): the whole zygote goes, the next submission starts a new one."""
+        self.killed = True
+        self.zygote.close()
+        if self.returncode is None:
+            self.returncode = -9
+
+    def poll(self):
+        return self.returncode
+
+    def wait(self, timeout=None):
+        self._thread.join(timeout)
+        return self.check()[1]
+
+
+class Pool:
+    """The batch's zygotes, one taken by a job slot at a time."""
+
+    def __init__(self) -> None:
+        self.free: list[Zygote] = []
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def take(self, preload: list[str], make) -> Zygote | None:
+        """A free zygote that has ``preload`` loaded, else a new one (``make(modules)``) that has it
+        and whatever a free one had (torch always: most notebooks use it)."""
+        wanted = list(dict.fromkeys([*preload, "torch", "attnlab.torch"]))
+        with self.lock:
+            for i, z in enumerate(self.free):
+                if z.alive and z.covers(preload):
+                    return self.free.pop(i)
+            if self.free:  # one that lacks a library: replaced by one that has both
+                old = self.free.pop(0)
+                wanted = list(dict.fromkeys([*old.preload, *wanted]))
+            else:
+                old = None
+        if old is not None:
+            old.close()
+        try:
+            z = make(wanted)
+        except Exception:  # noqa: BLE001 - no warm worker: the submission gets a fresh sandbox
+            return None
+        return z if z.alive else None
+
+    def give(self, z: Zygote, healthy: bool) -> None:
+        if not healthy or not z.alive or self.closed:
+            z.close()
+            return
+        try:
+            z.reset()
+        except Exception:  # noqa: BLE001
+            z.close()
+            return
+        with self.lock:
+            self.free.append(z)
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            zs, self.free = self.free, []
+        for z in zs:
+            z.close()
+
+
+_POOLS: dict[str, Pool] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def pool_for(scratch: Path) -> Pool:
+    with _POOLS_LOCK:
+        return _POOLS.setdefault(str(scratch), Pool())
+
+
+def close_pool(scratch: Path) -> None:
+    with _POOLS_LOCK:
+        pool = _POOLS.pop(str(scratch), None)
+    if pool is not None:
+        pool.close()
