@@ -146,6 +146,9 @@ def _library_codes(library) -> dict[tuple, str]:
     return out
 
 
+_LIBRARY_ROOTS = ("attnlab", "torch", "numpy", "scipy", "sklearn", "builtins")
+
+
 def copied_code(obj, name: str, targets) -> str | None:
     """Why ``obj`` runs a copy of an equivalent's code (bytecode and names equal, whatever it is
     called), or None."""
@@ -167,7 +170,7 @@ def copied_code(obj, name: str, targets) -> str | None:
             todo.append(x.__func__)
             continue
         if isinstance(x, type):
-            if getattr(x, "__module__", "") not in ("__main__", "builtins"):
+            if str(getattr(x, "__module__", "")).partition(".")[0] in _LIBRARY_ROOTS:
                 continue
             todo.extend(v for v in vars(x).values() if callable(v) or isinstance(v, (staticmethod, classmethod)))
             continue
@@ -194,7 +197,7 @@ def copied_code(obj, name: str, targets) -> str | None:
         glob = x.__globals__
         for n in code.co_names:  # the learner's own helpers, defined beside it
             v = glob.get(n) if isinstance(glob, dict) else None
-            if isinstance(v, types.FunctionType) and getattr(v, "__module__", "") == "__main__":
+            if isinstance(v, types.FunctionType) and str(getattr(v, "__module__", "")).partition(".")[0] not in _LIBRARY_ROOTS:
                 todo.append(v)
     return None
 
@@ -238,6 +241,30 @@ def perturb(value, depth: int = 0):
 
 
 _TRAMPOLINE = "__attnlab_value_probe__"
+
+# What a container holding an equivalent is, found once by a scan of the heap (0.2 s with torch
+# loaded) and kept (with the container, so that its id is never another's): a dict -> whether it
+# is a class's own dict; a tuple -> the functions whose defaults it is.
+_SEEN: dict[int, tuple] = {}
+
+
+def _classify(containers) -> None:
+    new = [c for c in containers if id(c) not in _SEEN]
+    if not new:
+        return
+    found: dict[int, list] = {id(c): [] for c in new}
+    for holder in gc.get_referrers(*new):
+        if isinstance(holder, type):
+            for d in gc.get_referents(holder):
+                if id(d) in found:
+                    found[id(d)].append(holder)
+        elif isinstance(holder, types.FunctionType) and id(holder.__defaults__) in found:
+            found[id(holder.__defaults__)].append(holder)
+    for c in new:
+        if isinstance(c, dict):
+            _SEEN[id(c)] = (c, bool(found[id(c)]))
+        else:
+            _SEEN[id(c)] = (c, found[id(c)])
 
 
 def _trampoline_code(key: int, name: str) -> types.CodeType:
@@ -306,8 +333,8 @@ class Perturbed:
         mine.add(id(referrers))
         modules = {id(vars(m)) for m in list(sys.modules.values()) if hasattr(m, "__dict__")}
         dicts = [r for r in referrers if isinstance(r, dict) and id(r) not in modules and id(r) not in mine]
-        if dicts:  # a class's own dict changes only through setattr (done for the owner)
-            mine |= {id(d) for t in gc.get_referrers(*dicts) if isinstance(t, type) for d in gc.get_referents(t)}
+        _classify(dicts)  # a class's own dict changes only through setattr (done for the owner)
+        mine |= {id(d) for d in dicts if _SEEN[id(d)][1]}
         mine |= {id(t) for t in self.library}
         tuples = []
         for r in referrers:
@@ -322,8 +349,9 @@ class Perturbed:
             except Exception:  # noqa: BLE001 - a container that refuses: left as it is
                 continue
         if tuples:  # functions' defaults that hold one
+            _classify(tuples)
             ids = {id(t) for t in tuples}
-            for f in gc.get_referrers(*tuples):
+            for f in [f for t in tuples for f in _SEEN[id(t)][1]]:
                 if isinstance(f, types.FunctionType) and id(f.__defaults__) in ids:
                     r = f.__defaults__
                     f.__defaults__ = tuple(refs[id(v)][1] if id(v) in refs and v is refs[id(v)][0] else v
