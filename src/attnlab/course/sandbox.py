@@ -442,6 +442,14 @@ def main(job_dir: str) -> int:
     while _answer_next(control, namespace, watch, tripwires, timed_out, borrowed, results, job,
                        real_stdout, call_once):
         pass
+    for name, (args, kwargs, invoke, answer) in list(_VALUE_PROBE["pending"].items()):
+        if name in borrowed or name in timed_out or name not in namespace:
+            continue
+        moved = _value_probe(namespace[name], name, args, kwargs, invoke, answer, job, real_stdout, call_once)
+        if moved:
+            borrowed[name] = (f"{name} calls the library's {moved} when the grader runs it: its answer "
+                              "moved when the grader changed what the library returns")
+    _VALUE_PROBE["pending"].clear()
     _write_json(results / "borrowed.json", borrowed)
     _write_json(results / "value_probe.json", {"seconds": round(_VALUE_PROBE["seconds"], 3),
                                                "calls": _VALUE_PROBE["counts"]})
@@ -913,11 +921,11 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     hit = tripwires.hits.get(name)
     if hit and name not in borrowed:
         borrowed[name] = hit[1:] if hit.startswith("=") else f"{name} calls the library's `{hit}` when the grader runs it"
-    if name not in borrowed and name in watch and "value" in record and name not in timed_out:
-        moved = _value_probe(namespace[name], name, args, kwargs, invoke, answer, job, real_stdout, call_once)
-        if moved:
-            borrowed[name] = (f"{name} calls the library's {moved} when the grader runs it: its answer "
-                              "moved when the grader changed what the library returns")
+    if name in watch and "value" in record and name not in _VALUE_PROBE["pending"]:
+        # the exercise's first answered call (a visible case: its inputs are public), asked again
+        # with the library perturbed once the grader's calls are over, so that no extra call of
+        # the learner's function comes between the grader's own
+        _VALUE_PROBE["pending"][name] = (args, kwargs, invoke, answer)
     if record.get("error") == "MemoryError":
         record["message"] = "out of memory"
     try:
@@ -927,8 +935,8 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     _write_json(results / f"{call_id:04d}.json", record)
 
 
-_VALUE_PROBE: dict = {"module": None, "counts": {}, "seconds": 0.0}
-VALUE_PROBES_PER_EXERCISE = 2   # the first answered calls of each exercise are run a second time
+_VALUE_PROBE: dict = {"module": None, "counts": {}, "seconds": 0.0, "pending": {}}
+VALUE_PROBES_PER_EXERCISE = 1   # the first answered call of each exercise is run again, perturbed
 
 
 def _copied_code(values, obj, name: str) -> str | None:
@@ -939,8 +947,8 @@ def _copied_code(values, obj, name: str) -> str | None:
 
 
 def _value_probe(fn, name, args, kwargs, invoke, base, job, real_stdout, call_once) -> str | None:
-    """Issue 26: call the exercise once more with its library equivalents perturbed (only on the
-    first calls of each exercise that answered); what its answer followed, or None."""
+    """Issue 26: call the exercise once more with its library equivalents perturbed (on the first
+    call of each exercise that answered, after the grader's calls); what its answer followed, or None."""
     values, counts = _VALUE_PROBE["module"], _VALUE_PROBE["counts"]
     if values is None or counts.get(name, 0) >= VALUE_PROBES_PER_EXERCISE:
         return None
