@@ -180,7 +180,7 @@ def attacks() -> list[Attack]:
                    "    try:\n        shutil.rmtree(target)\n    except NotADirectoryError:\n        target.unlink()\n"
                    "open(root / 'autograde' / 'grades.csv', 'w').write('pwned')\n")),
                full=BLANK))
-    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3())
+    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3() + value_routes())
     return A
 
 
@@ -725,6 +725,70 @@ def _honest_files(course: Path, folder: Path) -> dict:
         "    plt.close(fig)\nnp.save('/tmp/weights.npy', rng.normal(size=(2000, 2000)))  # 32 MB\n"
         "os.makedirs('runs', exist_ok=True)\nfor i in range(300):\n    open(f'runs/log{i}.txt', 'w').write('loss ' * 200)\n"
         "print('\\n'.join(f'step {i} loss {1 / (i + 1)}' for i in range(20_000)))\n"))
+
+
+# --- borrowing decided by values, not names (issue 26) ------------------------------------------
+# The routes that kept full marks in the last attack round, each computing the right answer: the
+# library's softmax under another name, torch.special bound in another cell, a Tensor method
+# reached by a string, a .replace()d copy of the reference's code object, mix_tokens as the
+# library's scaled dot-product attention on rescaled inputs. (multi_head_attention through
+# attnlab.torch.MultiHeadAttention is notebook 05: tests/test_value_borrowing.py.)
+VALUE_ROUTES = {
+    "value_masked_softmax": {"softmax": (
+        "def softmax(x, axis=-1):\n    x = np.moveaxis(np.asarray(x, dtype=float), axis, -1)\n"
+        "    w = attnlab.masked_softmax(x.reshape(-1, x.shape[-1]), None).reshape(x.shape)\n"
+        "    return np.moveaxis(w, -1, axis)\n")},
+    "value_tensor_method_by_string": {"softmax": (
+        "import torch\ndef softmax(x, axis=-1):\n    t = torch.as_tensor(np.asarray(x, dtype=float))\n"
+        "    return torch.exp(getattr(t, 'log_' + 'softmax')(axis)).numpy()\n")},
+    "value_replaced_code_copy": {"softmax": (
+        "import types\n_ref = getattr(attnlab, 'soft' + 'max')\n"
+        "softmax = types.FunctionType(_ref.__code__.replace(co_name='my_softmax'), _ref.__globals__, 'softmax',\n"
+        "                             _ref.__defaults__)\nsoftmax.__kwdefaults__ = _ref.__kwdefaults__\n")},
+    "value_mix_tokens_as_sdpa": {"mix_tokens": (
+        "def mix_tokens(X):\n    X = np.asarray(X, dtype=float)\n    Q = X * X.shape[-1] ** 0.25\n"
+        "    return attnlab.scaled_dot_product_attention(Q, Q, X)[0]\n")},
+}
+SPECIAL_IN_ANOTHER_CELL = ("import torch\ndef softmax(x, axis=-1):\n"
+                           "    return _sm(torch.as_tensor(np.asarray(x, dtype=float)), axis).numpy()\n")
+HONEST_VALUE_LOOKALIKES = {
+    "honest_logaddexp_softmax": {"softmax": (
+        "def softmax(x, axis=-1):\n    x = np.asarray(x, dtype=float)\n"
+        "    return np.exp(x - np.logaddexp.reduce(x, axis=axis, keepdims=True))\n")},
+    "honest_torch_exp_softmax": {"softmax": (
+        "import torch\ndef softmax(x, axis=-1):\n    t = torch.as_tensor(np.asarray(x, dtype=float))\n"
+        "    e = torch.exp(t - t.amax(dim=axis, keepdim=True))\n    return (e / e.sum(dim=axis, keepdim=True)).numpy()\n")},
+    "honest_einsum_own_helper": {"mix_tokens": (
+        "def _my_softmax(s):\n    e = np.exp(s - s.max(axis=-1, keepdims=True))\n"
+        "    return e / e.sum(axis=-1, keepdims=True)\n\ndef mix_tokens(X):\n    X = np.asarray(X, dtype=float)\n"
+        "    return np.einsum('...ij,...jd->...id', _my_softmax(np.einsum('...id,...jd->...ij', X, X)), X)\n")},
+    # an earlier exercise's library version inside a later one is what the course itself does
+    "honest_mix_tokens_with_library_softmax": {"mix_tokens": (
+        "def mix_tokens(X):\n    X = np.asarray(X, dtype=float)\n"
+        "    return attnlab.softmax(X @ np.swapaxes(X, -1, -2), axis=-1) @ X\n")},
+    "honest_mix_tokens_with_own_softmax": {"mix_tokens": (
+        "def mix_tokens(X):\n    X = np.asarray(X, dtype=float)\n    return softmax(X @ np.swapaxes(X, -1, -2)) @ X\n")},
+}
+
+
+def value_routes() -> list[Attack]:
+    A = []
+    add = A.append
+    only = {"softmax": dict(zero=("softmax",), full=("weighted_average", "mix_tokens")),
+            "mix_tokens": dict(zero=("mix_tokens",), full=("weighted_average", "softmax"))}
+    for name, replace in VALUE_ROUTES.items():
+        add(Attack(name, "tampering detected", (lambda r: lambda c, f: _student_nb(r))(replace), **only[next(iter(replace))]))
+    add(Attack("value_special_softmax_other_cell", "tampering detected", lambda c, f: _last(
+        _student_nb({"softmax": SPECIAL_IN_ANOTHER_CELL}), "import torch\n_sm = torch.special.softmax\n"),
+        **only["softmax"]))
+    for name, replace in HONEST_VALUE_LOOKALIKES.items():
+        add(Attack(name, "graded", (lambda r: lambda c, f: _student_nb(r))(replace), full=BLANK))
+    add(Attack("honest_own_module", "graded", lambda c, f: _with_cell(_student_nb({"softmax": (
+        "from mysoftmax import stable_softmax\ndef softmax(x, axis=-1):\n    return stable_softmax(x, axis)\n")}), (
+        "%%writefile mysoftmax.py\nimport numpy as np\ndef stable_softmax(x, axis=-1):\n"
+        "    x = np.asarray(x, dtype=float)\n    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n"), at=3), full=BLANK))
+    return A
 
 
 def round3() -> list[Attack]:

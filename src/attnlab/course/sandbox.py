@@ -395,6 +395,7 @@ def main(job_dir: str) -> int:
     if job.get("isolated") and job.get("tasks_max"):
         _limit_tasks(int(job["tasks_max"]))
     from attnlab.checks._core import call as call_once  # bound before any learner code runs
+    from attnlab.course import equivalents as values  # borrowing decided by values (issue 26)
 
     stamps["shell"] = time.time()
     if probe:  # before the work folder is on sys.path: nothing of the submission runs before it
@@ -452,14 +453,26 @@ def main(job_dir: str) -> int:
     borrowed: dict[str, str] = {}
     for name, targets in watch.items():  # is, wraps or subclasses a library version of itself
         if name in namespace:
-            found = _borrowed_object(namespace[name], name, targets)
+            found = _borrowed_object(namespace[name], name, targets) or _copied_code(
+                values, namespace[name], name)
             if found:
                 borrowed[name] = found
     tripwires = _Tripwires()
+    _VALUE_PROBE["module"] = values
     while _answer_next(control, namespace, watch, tripwires, timed_out, borrowed, results, job,
                        real_stdout, call_once):
         pass
+    for name, (args, kwargs, invoke, answer) in list(_VALUE_PROBE["pending"].items()):
+        if name in borrowed or name in timed_out or name not in namespace:
+            continue
+        moved = _value_probe(namespace[name], name, args, kwargs, invoke, answer, job, real_stdout, call_once)
+        if moved:
+            borrowed[name] = (f"{name} calls the library's {moved} when the grader runs it: its answer "
+                              "moved when the grader changed what the library returns")
+    _VALUE_PROBE["pending"].clear()
     _write_json(results / "borrowed.json", borrowed)
+    _write_json(results / "value_probe.json", {"seconds": round(_VALUE_PROBE["seconds"], 3),
+                                               "calls": _VALUE_PROBE["counts"]})
     stamps["calls"] = time.time()
     _write_json(results / "timing.json", stamps)  # for the grader's stage times only, never a verdict
     _write_json(results / "done.json", {"ok": True})
@@ -897,6 +910,7 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     call_id, name, invoke, args, kwargs = call["id"], call["name"], call["invoke"], call["args"], call["kwargs"]
     record = {"id": call_id}
     arrays: dict = {}
+    answer = None
     tripwires.arm(name, watch.get(name, []))
     if name in timed_out:
         record.update(error="TimeoutError", message=f"{name} did not finish in time on an earlier input")
@@ -914,6 +928,7 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
             record.update(error=outcome.error, message=outcome.message[:2000], mutated=outcome.mutated)
             if outcome.error is None:
                 record["value"] = encode(outcome.value, arrays)
+                answer = outcome.value
         except _Timeout:
             timed_out.add(name)
             record.update(error="TimeoutError", message=f"{name} did not finish in {job['call_timeout']} s")
@@ -928,6 +943,11 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     hit = tripwires.hits.get(name)
     if hit and name not in borrowed:
         borrowed[name] = hit[1:] if hit.startswith("=") else f"{name} calls the library's `{hit}` when the grader runs it"
+    if name in watch and "value" in record and name not in _VALUE_PROBE["pending"]:
+        # the exercise's first answered call (a visible case: its inputs are public), asked again
+        # with the library perturbed once the grader's calls are over, so that no extra call of
+        # the learner's function comes between the grader's own
+        _VALUE_PROBE["pending"][name] = (args, kwargs, invoke, answer)
     if record.get("error") == "MemoryError":
         record["message"] = "out of memory"
     try:
@@ -935,6 +955,45 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     except Exception as exc:  # noqa: BLE001 - e.g. a result larger than the file limit
         record = {"id": call_id, "error": "ResultTooLarge", "message": str(exc)[:200]}
     _write_json(results / f"{call_id:04d}.json", record)
+
+
+_VALUE_PROBE: dict = {"module": None, "counts": {}, "seconds": 0.0, "pending": {}}
+VALUE_PROBES_PER_EXERCISE = 1   # the first answered call of each exercise is run again, perturbed
+
+
+def _copied_code(values, obj, name: str) -> str | None:
+    try:
+        return values.copied_code(obj, name, values.equivalents(name))
+    except Exception:  # noqa: BLE001 - a learner object that refuses to be read: not a copy
+        return None
+
+
+def _value_probe(fn, name, args, kwargs, invoke, base, job, real_stdout, call_once) -> str | None:
+    """Issue 26: call the exercise once more with its library equivalents perturbed (on the first
+    call of each exercise that answered, after the grader's calls); what its answer followed, or None."""
+    values, counts = _VALUE_PROBE["module"], _VALUE_PROBE["counts"]
+    if values is None or counts.get(name, 0) >= VALUE_PROBES_PER_EXERCISE:
+        return None
+    counts[name] = counts.get(name, 0) + 1
+    start = time.perf_counter()
+
+    def run():
+        signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
+        try:
+            return call_once(fn, _Case(args, kwargs), invoke)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    sys.stdout = sys.stderr = _BoundedText(0)
+    try:
+        library = values.resolve(values.equivalents(name))
+        return values.moves_with_library(run, base, library)
+    except BaseException:  # noqa: BLE001 - a probe that cannot run (a timeout) decides nothing
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.stdout, sys.stderr = real_stdout, sys.__stderr__
+        _VALUE_PROBE["seconds"] += time.perf_counter() - start
 
 
 def _next_call(control):
