@@ -290,6 +290,27 @@ def test_the_call_watch_notes_threads_processes_and_a_switched_off_profile():
     assert "starts a process" in _watched_call("softmax", in_a_process, x)
 
 
+def test_a_call_that_raises_is_not_accused_of_switching_off_the_watch():
+    """CPython drops a profile function that raises (a time limit landing inside it): the watch
+    ends without the learner doing anything, and such a call earns nothing anyway."""
+    from attnlab.course.sandbox import _Tripwires
+
+    def ends_the_watch_and_raises(x):
+        sys.setprofile(None)
+        raise ValueError("stopped")
+
+    wires = _Tripwires()
+    try:
+        wires.arm("softmax", tamper.runtime_targets("softmax"))
+        with pytest.raises(ValueError):
+            with wires.watching():
+                ends_the_watch_and_raises(np.zeros(3))
+        assert wires.hits.get("softmax") is None
+    finally:
+        wires.disarm()
+        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_ArmAfterImport"]
+
+
 def test_lone_surrogates_never_reach_the_records(tmp_path):
     data = json.loads('{"a\\udcff": ["x\\udcff", {"b": "\\ud83d\\ude00 ok"}]}')
     clean = grading.clean_text(data)

@@ -687,10 +687,15 @@ class _Tripwires:
         CALLING[:] = ["calling"]
         threading.setprofile(profile)
         _ORIGINAL_SETPROFILE(profile)
+        returned = False
         try:
             yield
+            returned = True
         finally:
-            still = _ORIGINAL_GETPROFILE() is profile
+            # CPython drops a profile function that raises: a time limit (or a MemoryError) that
+            # lands inside it ends the watch too. Only a call that returned normally is judged
+            # on it; a call that raised earns nothing anyway.
+            still = _ORIGINAL_GETPROFILE() is profile or not returned
             _ORIGINAL_SETPROFILE(None)
             threading.setprofile(None)
             started = CALLING[1:]
