@@ -19,8 +19,9 @@ from .. import kernels as _ref
 from .. import linearised_attention as _lin
 from ..averages import softmax
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, invoke_numpy_any_dtype
-from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._core import Case, Mistake, case_rng, run_check
 from ._memory import peak_of_call
+from .efficient_attention import TooMuchMemory  # the name the grader's own measurement reports
 from ._predict import Prediction, WrongPrediction
 
 # ---------------------------------------------------------------------------------------------
@@ -676,10 +677,6 @@ MEMORY_FRACTION = 4  # the call may hold at most 1/4 of the (Lq, Lk) float64 ker
 LONG = 2**24  # bytes: the (Lq, Lk) float64 matrix of a case this large is measured (16 MiB)
 
 
-class QuadraticMemory(CheckRaised, Exception):
-    """The learner's linear_attention held an (Lq, Lk) array: its memory grows as Lq * Lk."""
-
-
 def _measured(Q, K, *args, **kwargs) -> bool:  # noqa: ARG001
     """Whether a case is long enough for its memory to be measured."""
     return Q.shape[-2] * K.shape[-2] * 8 >= LONG
@@ -687,7 +684,7 @@ def _measured(Q, K, *args, **kwargs) -> bool:  # noqa: ARG001
 
 def invoke_linear_measuring_memory(fn, Q, K, V, feature_map, **kwargs):
     """:func:`invoke_numpy`, and on a long case also the peak extra memory of the call (see
-    :mod:`attnlab.checks._memory`): :class:`QuadraticMemory` if it reaches ``1 / MEMORY_FRACTION``
+    :mod:`attnlab.checks._memory`): :class:`TooMuchMemory` if it reaches ``1 / MEMORY_FRACTION``
     of the ``(Lq, Lk)`` kernel matrix. The course's grader measures it outside the learner's
     process (``measured_outside``; only the cases ``measures_case`` says)."""
     if not _measured(Q, K):
@@ -699,13 +696,13 @@ def invoke_linear_measuring_memory(fn, Q, K, V, feature_map, **kwargs):
     result, peak, how = peak_of_call(lambda: invoke_numpy(fn, Q, K, V, feature_map, **kwargs), warmup=warmup)
     message = linear_memory_verdict(peak, how, Q, K, V, feature_map, **kwargs)
     if message:
-        raise QuadraticMemory(message)
+        raise TooMuchMemory(message)
     return result
 
 
 def linear_memory_verdict(peak: int, how: str, Q, K, V, feature_map, **kwargs) -> str | None:  # noqa: ARG001
     """None if ``peak`` extra bytes stay below ``1 / MEMORY_FRACTION`` of the kernel matrix (or
-    the case is short); otherwise what :class:`QuadraticMemory` says."""
+    the case is short); otherwise what :class:`TooMuchMemory` says."""
     full = Q.shape[-2] * K.shape[-2] * 8
     if not _measured(Q, K) or peak < full / MEMORY_FRACTION:
         return None
@@ -719,7 +716,7 @@ invoke_linear_measuring_memory.measures_case = _measured
 
 
 def _la_quadratic(Q, K, V, feature_map, causal=False):
-    raise QuadraticMemory("the (Lq, Lk) kernel matrix")
+    raise TooMuchMemory("the (Lq, Lk) kernel matrix")
 
 
 QUADRATIC_MISTAKE = Mistake(
@@ -864,7 +861,7 @@ def _long_recurrence(Q, K, V, feature_map) -> bool:
 
 def invoke_recurrent_measuring_memory(fn, Q, K, V, feature_map):
     """:func:`invoke_numpy`, and on a long sequence also the peak extra memory of the call:
-    :class:`StatesKept` if it reaches ``1 / MEMORY_FRACTION`` of the L prefix states (L, M, Dv),
+    :class:`TooMuchMemory` if it reaches ``1 / MEMORY_FRACTION`` of the L prefix states (L, M, Dv),
     which a recurrence replaces by one running state (M, Dv)."""
     if not _long_recurrence(Q, K, V, feature_map):
         return invoke_numpy(fn, Q, K, V, feature_map)
@@ -872,13 +869,13 @@ def invoke_recurrent_measuring_memory(fn, Q, K, V, feature_map):
                                      warmup=lambda: fn(Q[:64], K[:64], V[:64], feature_map))
     message = recurrent_memory_verdict(peak, how, Q, K, V, feature_map)
     if message:
-        raise StatesKept(message)
+        raise TooMuchMemory(message)
     return result
 
 
 def recurrent_memory_verdict(peak: int, how: str, Q, K, V, feature_map) -> str | None:
     """None if ``peak`` stays below ``1 / MEMORY_FRACTION`` of the prefix states (or the case is
-    short); otherwise what :class:`StatesKept` says."""
+    short); otherwise what :class:`TooMuchMemory` says."""
     full = _state_bytes(Q, K, V, feature_map)
     if not _long_recurrence(Q, K, V, feature_map) or peak < full / MEMORY_FRACTION:
         return None
@@ -891,12 +888,8 @@ invoke_recurrent_measuring_memory.measured_outside = (invoke_numpy, recurrent_me
 invoke_recurrent_measuring_memory.measures_case = _long_recurrence
 
 
-class StatesKept(CheckRaised, Exception):
-    """The learner's linear_attention_recurrent held every prefix state: no running state."""
-
-
 def _lr_prefix_sums(Q, K, V, feature_map):
-    raise StatesKept("every prefix state")
+    raise TooMuchMemory("every prefix state")
 
 
 STATES_MISTAKE = Mistake(
