@@ -23,6 +23,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 
 import attnlab
 import attnlab.torch as at
+from attnlab.checks import CheckFailure
 from attnlab.checks import kernel_machine as km
 
 ATOL = 1e-10  # float64 agreement between two implementations of the same formula
@@ -426,9 +427,13 @@ ALTERNATIVES = [
     (km.check_fit_bandwidth_candidates, _fb_zero_and_renormalise),
     (km.check_kernel_ridge_fit, _krr_fit_inv),
     (km.check_kernel_ridge_predict, _krr_predict_transposed),
-    (km.check_linear_attention, _la_quadratic),
-    (km.check_linear_attention_causal, _la_quadratic),
-    (km.check_linear_attention_recurrent, _la_loop_recurrent),
+]
+
+# Right values, wrong mechanism (issue 27): the (Lq, Lk) kernel matrix, prefix sums for a recurrence.
+NOT_THE_MECHANISM = [
+    (km.check_linear_attention, _la_quadratic, "quadratic memory"),
+    (km.check_linear_attention_causal, _la_quadratic, "quadratic memory"),
+    (km.check_linear_attention_recurrent, _la_loop_recurrent, "no running state"),
 ]
 
 
@@ -438,6 +443,13 @@ def test_checks_accept_other_correct_solutions(check, solution, hidden):
     with contextlib.redirect_stdout(io.StringIO()) as out:
         check(solution, hidden=hidden)
     assert out.getvalue().startswith("✓")
+
+
+@pytest.mark.parametrize("check,solution,words", NOT_THE_MECHANISM,
+                         ids=[f"{c.__name__}-{s.__name__}" for c, s, _ in NOT_THE_MECHANISM])
+def test_checks_watch_the_mechanism(check, solution, words):
+    with pytest.raises(CheckFailure, match=words):
+        check(solution)
 
 
 GROUPS = [

@@ -128,13 +128,13 @@ def linear_attention(Q, K, V, feature_map, causal=False):
     if causal:
         A = np.tril(A)
     return (A / A.sum(axis=-1, keepdims=True)) @ V
-''', ("test_linear_attention", "test_linear_attention_causal"), "the (Lq, Lk) kernel matrix (quadratic)", accepted="check_linear_attention and check_linear_attention_causal",
+''', ("test_linear_attention", "test_linear_attention_causal"), "the (Lq, Lk) kernel matrix (quadratic)", words=("quadratic", "kernel matrix", "memory"),
       kind="mechanism"),
 
     U("linear_attention_recurrent", '''
 def linear_attention_recurrent(Q, K, V, feature_map):
     return attnlab.linear_attention(Q, K, V, feature_map, causal=True)
-''', "test_linear_attention_recurrent", "the library's prefix-sum version, no recurrence", accepted="check_linear_attention_recurrent", kind="mechanism"),
+''', "test_linear_attention_recurrent", "the library's prefix-sum version, no recurrence", words=("running state", "recurrence", "prefix"), kind="mechanism"),
     U("linear_attention_recurrent", '''
 def linear_attention_recurrent(Q, K, V, feature_map):
     phi_Q, phi_K = feature_map(Q), feature_map(K)

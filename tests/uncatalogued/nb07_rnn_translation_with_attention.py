@@ -154,7 +154,7 @@ def alignment_accuracy(weights, gold):
     gold = torch.as_tensor(gold)
     aligned = gold >= 0
     return ((weights.argmax(-1) == gold) & aligned).sum() / aligned.sum()
-''', "test_alignment_accuracy", "a 0-d tensor back", accepted="check_alignment_accuracy", words=("float", "tensor"), kind="torch/numpy"),
+''', "test_alignment_accuracy", "a 0-d tensor back", words=("float", "tensor"), kind="torch/numpy"),
     U("alignment_accuracy", '''
 def alignment_accuracy(weights, gold):
     weights = np.asarray(weights, dtype=float)
@@ -162,6 +162,6 @@ def alignment_accuracy(weights, gold):
     aligned = gold > 0
     peak = np.argmax(weights, axis=-1)
     return float(np.sum((peak == gold) & aligned) / np.sum(aligned))
-''', "test_alignment_accuracy", "gold > 0 (source word 0 never counted)", accepted="check_alignment_accuracy", words=("aligned", "-1", "0"),
+''', "test_alignment_accuracy", "gold > 0 (source word 0 never counted)", words=("aligned", "-1", "0"),
       kind="off-by-one"),
 ]

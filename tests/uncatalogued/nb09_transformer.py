@@ -76,7 +76,7 @@ def sinusoidal_positional_encoding(L, D):
     PE[:, 0::2] = torch.sin(angles)
     PE[:, 1::2] = torch.cos(angles[:, : D // 2])
     return PE
-''', "test_positional_encoding", "in torch, a tensor back", accepted="check_sinusoidal_positional_encoding", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_positional_encoding", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("sinusoidal_positional_encoding", '''
 def sinusoidal_positional_encoding(L, D):
     positions = np.arange(L)[:, None]
@@ -98,7 +98,7 @@ def sinusoidal_positional_encoding(L, D):
         row[1::2] = np.cos(angles[: D // 2])
         rows.append(row)
     return np.stack(rows)
-''', "test_positional_encoding", "np.stack of rows: L = 0 crashes", accepted="check_sinusoidal_positional_encoding", words=("L = 0", "L=0", "empty", "ValueError"),
+''', "test_positional_encoding", "np.stack of rows: L = 0 crashes", words=("L = 0", "L=0", "empty", "ValueError"),
       kind="edge case"),
     U("sinusoidal_positional_encoding", '''
 def sinusoidal_positional_encoding(L, D):

@@ -26,7 +26,7 @@ def image_to_tokens(X):
 def tokens_to_image(T, H, W):
     channels_first = np.swapaxes(T, -1, -2)
     return channels_first.reshape(*T.shape[:-2], T.shape[-1], H, W)
-''', "test_image_to_tokens", "in torch, a tensor back", accepted="check_image_to_tokens", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_image_to_tokens", "in torch, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("image_to_tokens", '''
 def image_to_tokens(X):
     C, H, W = X.shape[-3:]
@@ -55,7 +55,7 @@ def positional_encoding_2d(H, W, D):
     rows = attnlab.sinusoidal_positional_encoding(H, D // 2)
     cols = attnlab.sinusoidal_positional_encoding(W, D // 2)
     return np.concatenate([np.repeat(rows, W, axis=0), np.tile(cols, (H, 1))], axis=1)
-''', "test_positional_encoding_2d", "checks D even, not a multiple of 4", accepted="check_positional_encoding_2d", words=("ValueError", "multiple of 4"),
+''', "test_positional_encoding_2d", "checks D even, not a multiple of 4", words=("ValueError", "multiple of 4"),
       kind="contract"),
     U("positional_encoding_2d", '''
 def positional_encoding_2d(H, W, D):
@@ -74,7 +74,7 @@ def positional_encoding_2d(H, W, D):
     rows = attnlab.sinusoidal_positional_encoding(H, D // 2)
     cols = attnlab.sinusoidal_positional_encoding(W, D // 2)
     return torch.from_numpy(np.concatenate([np.repeat(rows, W, axis=0), np.tile(cols, (H, 1))], axis=1))
-''', "test_positional_encoding_2d", "a tensor back", accepted="check_positional_encoding_2d", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_positional_encoding_2d", "a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
 
     U("spatial_self_attention", '''
 def spatial_self_attention(X, W_q, W_k, W_v):
@@ -169,7 +169,7 @@ def patchify(X, patch):
     grid = torch.as_tensor(X).unfold(-2, P, P).unfold(-2, P, P)
     grid = grid.movedim(-5, -3)
     return grid.reshape(*X.shape[:-3], (H // P) * (W // P), C * P * P)
-''', "test_patchify", "torch unfold, a tensor back", accepted="check_patchify", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
+''', "test_patchify", "torch unfold, a tensor back", words=("tensor", "torch", "numpy"), kind="torch/numpy"),
     U("patchify", '''
 def patchify(X, patch):
     C, H, W = X.shape

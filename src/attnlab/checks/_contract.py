@@ -66,9 +66,26 @@ def invoke_numpy_any_dtype(fn: Any, *args: Any, **kwargs: Any) -> Any:
     return value
 
 
+def invoke_float(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call an exercise whose answer is one number (a Python float) and refuse a torch tensor
+    back, a 0-d one included (the comparison alone would read it as the number it holds)."""
+    value = fn(*args, **kwargs)
+    if type(value).__module__.startswith("torch"):
+        raise TorchReturned(f"it is a {_kind(value)}, but the answer is a Python float: compute with "
+                            "numpy and return `float(...)` (or call `.item()` on the tensor)")
+    return value
+
+
 def _raises(exc_type: type[BaseException], *args: Any, **kwargs: Any) -> Any:
     raise exc_type("a known return-type mistake")
 
+
+FLOAT_RETURN_MISTAKES = [
+    Mistake("a torch tensor returned where the answer is a float",
+            "return a Python number: compute with numpy and end with `float(...)` (or `.item()` of a 0-d tensor).",
+            partial(_raises, TorchReturned),
+            "A score is one real number: return it as a float, not as a tensor that holds it."),
+]
 
 RETURN_TYPE_MISTAKES = [
     Mistake("a torch tensor returned from a numpy exercise",
@@ -82,5 +99,5 @@ RETURN_TYPE_MISTAKES = [
             "Weights and outputs are real numbers: the result's dtype must be floating point."),
 ]
 
-__all__ = ["IntegerReturned", "RETURN_TYPE_MISTAKES", "TorchReturned", "invoke_numpy", "invoke_numpy_any_dtype",
-           "require_numpy_floats"]
+__all__ = ["FLOAT_RETURN_MISTAKES", "IntegerReturned", "RETURN_TYPE_MISTAKES", "TorchReturned", "invoke_float", "invoke_numpy",
+           "invoke_numpy_any_dtype", "require_numpy_floats"]

@@ -20,6 +20,8 @@ from .. import linearised_attention as _lin
 from ..averages import softmax
 from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, invoke_numpy_any_dtype
 from ._core import Case, Mistake, case_rng, run_check
+from ._memory import peak_of_call
+from .efficient_attention import TooMuchMemory  # the name the grader's own measurement reports
 from ._predict import Prediction, WrongPrediction
 
 # ---------------------------------------------------------------------------------------------
@@ -669,6 +671,61 @@ LINEAR_ATTENTION_MISTAKES = [
 ]
 
 
+# -- memory: linear attention never holds an (Lq, Lk) array -----------------------------------
+
+MEMORY_FRACTION = 4  # the call may hold at most 1/4 of the (Lq, Lk) float64 kernel matrix at once
+LONG = 2**24  # bytes: the (Lq, Lk) float64 matrix of a case this large is measured (16 MiB)
+
+
+def _measured(Q, K, *args, **kwargs) -> bool:  # noqa: ARG001
+    """Whether a case is long enough for its memory to be measured."""
+    return Q.shape[-2] * K.shape[-2] * 8 >= LONG
+
+
+def invoke_linear_measuring_memory(fn, Q, K, V, feature_map, **kwargs):
+    """:func:`invoke_numpy`, and on a long case also the peak extra memory of the call (see
+    :mod:`attnlab.checks._memory`): :class:`TooMuchMemory` if it reaches ``1 / MEMORY_FRACTION``
+    of the ``(Lq, Lk)`` kernel matrix. The course's grader measures it outside the learner's
+    process (``measured_outside``; only the cases ``measures_case`` says)."""
+    if not _measured(Q, K):
+        return invoke_numpy(fn, Q, K, V, feature_map, **kwargs)
+
+    def warmup():  # the same code on 64 queries and keys
+        return fn(Q[..., :64, :], K[..., :64, :], V[..., :64, :], feature_map, **kwargs)
+
+    result, peak, how = peak_of_call(lambda: invoke_numpy(fn, Q, K, V, feature_map, **kwargs), warmup=warmup)
+    message = linear_memory_verdict(peak, how, Q, K, V, feature_map, **kwargs)
+    if message:
+        raise TooMuchMemory(message)
+    return result
+
+
+def linear_memory_verdict(peak: int, how: str, Q, K, V, feature_map, **kwargs) -> str | None:  # noqa: ARG001
+    """None if ``peak`` extra bytes stay below ``1 / MEMORY_FRACTION`` of the kernel matrix (or
+    the case is short); otherwise what :class:`TooMuchMemory` says."""
+    full = Q.shape[-2] * K.shape[-2] * 8
+    if not _measured(Q, K) or peak < full / MEMORY_FRACTION:
+        return None
+    return (f"it held {peak / 2**20:.1f} MiB at once ({how}), while the whole ({Q.shape[-2]}, "
+            f"{K.shape[-2]}) kernel matrix takes {full / 2**20:.1f} MiB; linear attention needs "
+            "only φ(K)ᵀV and Σφ(K) (or their prefix sums), whose size does not grow with Lq x Lk")
+
+
+invoke_linear_measuring_memory.measured_outside = (invoke_numpy, linear_memory_verdict)
+invoke_linear_measuring_memory.measures_case = _measured
+
+
+def _la_quadratic(Q, K, V, feature_map, causal=False):
+    raise TooMuchMemory("the (Lq, Lk) kernel matrix")
+
+
+QUADRATIC_MISTAKE = Mistake(
+    "the (Lq, Lk) kernel matrix φ(Q)φ(K)ᵀ built: quadratic memory, not linear attention",
+    "multiply in the other order: `phi_K.swapaxes(-1, -2) @ V` first (an (M, Dv) matrix), then "
+    "`phi_Q @` it; with causal=True, prefix sums (`np.cumsum`) of φ(k_j) v_jᵀ and of φ(k_j).",
+    _la_quadratic)
+
+
 def _qkv(rng, batch, Lq, Lk, Dk, Dv, scale=0.8):
     return (scale * rng.normal(size=(*batch, Lq, Dk)), scale * rng.normal(size=(*batch, Lk, Dk)),
             rng.normal(size=(*batch, Lk, Dv)))
@@ -686,6 +743,10 @@ def _la_cases(hidden: bool) -> list[Case]:
         what = "elu(x)+1 features" if M is None else f"{M} random features of width {Dk} inputs"
         cases.append(Case(_qkv(rng, batch, Lq, Lk, Dk, Dv) + (fm,),
                           why=f"{'a batch, ' if batch else ''}Lq={Lq}, Lk={Lk}, {what}"))
+    Lq, Lk = (2304, 3200) if hidden else (2048, 3072)  # a (Lq, Lk) float64 matrix: 48-56 MiB
+    cases.append(Case(_qkv(rng, (), Lq, Lk, 16, 8) + (elu_plus_one,),
+                      why=f"long sequences; the call may hold at most 1/{MEMORY_FRACTION} of the "
+                      "(Lq, Lk) kernel matrix at once"))
     return cases
 
 
@@ -698,25 +759,29 @@ def _la_causal_cases(hidden: bool) -> list[Case]:
         fm = elu_plus_one if M is None else _random_feature_map(Dk, M, seed=11 + Dk + M)
         cases.append(Case(_qkv(rng, batch, L, L, Dk, Dv) + (fm,), {"causal": True},
                           why=f"causal, {'a batch, ' if batch else ''}L={L}"))
+    L = 2816 if hidden else 2560  # a (L, L) float64 matrix: 50-60 MiB
+    cases.append(Case(_qkv(rng, (), L, L, 16, 8) + (elu_plus_one,), {"causal": True},
+                      why=f"causal, a long sequence; the call may hold at most 1/{MEMORY_FRACTION} "
+                      "of the (L, L) kernel matrix at once"))
     return cases
 
 
 def check_linear_attention(linear_attention, hidden: bool = False) -> None:
     """Check that ``linear_attention`` computes φ(Q)(φ(K)ᵀV) / φ(Q)Σφ(K), batched or not."""
     run_check(linear_attention, exercise="linear_attention", reference=_lin.linear_attention,
-              cases=_la_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_la_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + [QUADRATIC_MISTAKE] + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "V", "feature_map"), show_values=not hidden,
               passed="matches the reference, batched and unbatched, Lq != Lk",
-              invoke=invoke_numpy)
+              invoke=invoke_linear_measuring_memory)
 
 
 def check_linear_attention_causal(linear_attention, hidden: bool = False) -> None:
     """Check that ``linear_attention(..., causal=True)`` uses prefix sums over ``j <= i``."""
     run_check(linear_attention, exercise="linear_attention", reference=_lin.linear_attention,
-              cases=_la_causal_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_la_causal_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + [QUADRATIC_MISTAKE] + RETURN_TYPE_MISTAKES,
               arg_names=("Q", "K", "V", "feature_map"), show_values=not hidden,
               passed="the causal version matches (prefix sums)",
-              invoke=invoke_numpy)
+              invoke=invoke_linear_measuring_memory)
 
 
 def _lr_loop(Q, K, V, feature_map, *, read_first=False, normalise=True, accumulate=True,
@@ -785,6 +850,55 @@ LINEAR_RECURRENT_MISTAKES = [
 ]
 
 
+def _state_bytes(Q, K, V, feature_map) -> int:
+    """The bytes of the L prefix states φ(k_t) v_tᵀ (L, M, Dv) that a recurrence never holds."""
+    return Q.shape[-2] * feature_map(Q[..., :1, :]).shape[-1] * V.shape[-1] * 8
+
+
+def _long_recurrence(Q, K, V, feature_map) -> bool:
+    return _state_bytes(Q, K, V, feature_map) >= LONG
+
+
+def invoke_recurrent_measuring_memory(fn, Q, K, V, feature_map):
+    """:func:`invoke_numpy`, and on a long sequence also the peak extra memory of the call:
+    :class:`TooMuchMemory` if it reaches ``1 / MEMORY_FRACTION`` of the L prefix states (L, M, Dv),
+    which a recurrence replaces by one running state (M, Dv)."""
+    if not _long_recurrence(Q, K, V, feature_map):
+        return invoke_numpy(fn, Q, K, V, feature_map)
+    result, peak, how = peak_of_call(lambda: invoke_numpy(fn, Q, K, V, feature_map),
+                                     warmup=lambda: fn(Q[:64], K[:64], V[:64], feature_map))
+    message = recurrent_memory_verdict(peak, how, Q, K, V, feature_map)
+    if message:
+        raise TooMuchMemory(message)
+    return result
+
+
+def recurrent_memory_verdict(peak: int, how: str, Q, K, V, feature_map) -> str | None:
+    """None if ``peak`` stays below ``1 / MEMORY_FRACTION`` of the prefix states (or the case is
+    short); otherwise what :class:`TooMuchMemory` says."""
+    full = _state_bytes(Q, K, V, feature_map)
+    if not _long_recurrence(Q, K, V, feature_map) or peak < full / MEMORY_FRACTION:
+        return None
+    return (f"it held {peak / 2**20:.1f} MiB at once ({how}), while all {Q.shape[-2]} prefix states "
+            f"φ(k)vᵀ together take {full / 2**20:.1f} MiB; a recurrence keeps one running state S "
+            "(M, Dv) and z (M,), updated in place of the old ones at every step")
+
+
+invoke_recurrent_measuring_memory.measured_outside = (invoke_numpy, recurrent_memory_verdict)
+invoke_recurrent_measuring_memory.measures_case = _long_recurrence
+
+
+def _lr_prefix_sums(Q, K, V, feature_map):
+    raise TooMuchMemory("every prefix state")
+
+
+STATES_MISTAKE = Mistake(
+    "every prefix state kept (prefix sums, `np.cumsum`, or causal linear attention called): no "
+    "running state, no recurrence",
+    "loop over t and carry one state: `S = S + np.outer(phi_K[t], V[t])`, `z = z + phi_K[t]`, "
+    "then read out `phi_Q[t] @ S / (phi_Q[t] @ z)`.", _lr_prefix_sums)
+
+
 def _lr_cases(hidden: bool) -> list[Case]:
     rng = case_rng(651 if hidden else 111, hidden)
     setups = [(6, 2, 3, None), (5, 4, 2, 7)] if hidden else [(5, 3, 2, None), (7, 4, 3, 6)]
@@ -792,6 +906,12 @@ def _lr_cases(hidden: bool) -> list[Case]:
     for L, Dk, Dv, M in setups:
         fm = elu_plus_one if M is None else _random_feature_map(Dk, M, seed=13 + Dk + M)
         cases.append(Case(_qkv(rng, (), L, L, Dk, Dv) + (fm,), why=f"L={L}, Dk={Dk}, Dv={Dv}"))
+    # Its prefix states (L, 64, 96) in float64 take 144-156 MiB; a recurrence holds about 8 MiB
+    # (φ(Q), φ(K), the outputs), about 21 MiB measured from outside the process: a wide margin.
+    L = 3328 if hidden else 3072
+    cases.append(Case(_qkv(rng, (), L, L, 64, 96) + (elu_plus_one,),
+                      why=f"a long sequence; the call may hold at most 1/{MEMORY_FRACTION} of the L "
+                      "prefix states at once"))
     return cases
 
 
@@ -799,9 +919,9 @@ def check_linear_attention_recurrent(linear_attention_recurrent, hidden: bool = 
     """Check that ``linear_attention_recurrent`` reproduces causal linear attention step by step."""
     run_check(linear_attention_recurrent, exercise="linear_attention_recurrent",
               reference=_lin.linear_attention_recurrent, cases=_lr_cases(hidden),
-              mistakes=LINEAR_RECURRENT_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V", "feature_map"),
+              mistakes=LINEAR_RECURRENT_MISTAKES + [STATES_MISTAKE] + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V", "feature_map"),
               show_values=not hidden, passed="equals causal linear attention at every step",
-              invoke=invoke_numpy)
+              invoke=invoke_recurrent_measuring_memory)
 
 
 __all__ = [

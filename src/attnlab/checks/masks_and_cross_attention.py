@@ -487,6 +487,10 @@ def _ca_inverted(X_q, X_kv, W_q, W_k, W_v, mask=None):
     return _ca(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, None if mask is None else ~np.asarray(mask))
 
 
+def _ca_mask_transposed(X_q, X_kv, W_q, W_k, W_v, mask=None):
+    return _ca(X_q @ W_q, X_kv @ W_k, X_kv @ W_v, None if mask is None else _sw(np.asarray(mask)))
+
+
 def _ca_output_only(X_q, X_kv, W_q, W_k, W_v, mask=None):
     return _cross_attention(X_q, X_kv, W_q, W_k, W_v, mask)[0]
 
@@ -522,6 +526,9 @@ CROSS_ATTENTION_MISTAKES = CA_RANGE_MISTAKES[1:2] + [
             "(`attnlab.scaled_dot_product_attention(Q, K, V, mask)`).", _ca_no_mask),
     Mistake("the mask inverted (True treated as blocked)",
             "True = may attend: pass the mask as it is, without `~`.", _ca_inverted),
+    Mistake("the mask transposed: applied along the query axis instead of the key axis (the wrong axis)",
+            "the mask is (..., Lq, Lk), one row per query: pass it as it is, without `.T` or "
+            "`swapaxes`, so that it blocks keys.", _ca_mask_transposed),
     Mistake("returning only the output, not (output, weights)",
             "return both: `return output, weights`.", _ca_output_only),
     Mistake("returning (weights, output) in the wrong order",
@@ -559,7 +566,7 @@ def _ca_masked_cases(hidden: bool) -> list[Case]:
     row_mask = _random_mask(rng, (3, 4) if hidden else (4, 3))
     row_mask[0 if hidden else 2] = False
     return [
-        _ca_case(rng, (), row_mask.shape[0], row_mask.shape[1], 6, 2, 3, 5, mask=row_mask,
+        _ca_case(rng, (), row_mask.shape[0], row_mask.shape[1], 6, 6, 3, 5, mask=row_mask,
                  why="one query with no key to attend to: zero weights and a zero output"),
         _ca_case(rng, (B,), 3, 5, 4, 6, 3, 2, mask=_masks.padding_mask(lengths, 5)[:, None, :],
                  why="a padding mask (B, 1, Lk) on the keys"),

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..masks import masked_softmax as _masked_softmax
 from ..translation_metrics import alignment_accuracy as _alignment_accuracy
+from ._contract import FLOAT_RETURN_MISTAKES, invoke_float
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, materialise, run_eval, weight_shape
@@ -707,11 +708,12 @@ def check_greedy_decode_eos(greedy_decode, hidden: bool = False) -> None:
 # ---------------------------------------------------------------------------------------------
 # alignment_accuracy
 
-def _aa_variant(weights, gold, *, denominator="aligned", hit="argmax", scale=1.0, average="pooled"):
+def _aa_variant(weights, gold, *, denominator="aligned", hit="argmax", scale=1.0, average="pooled",
+                first=0):
     weights, gold = np.asarray(weights, dtype=float), np.asarray(gold)
     Ls = weights.shape[-1]
     peak = np.argmax(weights, axis=-1)
-    aligned = gold >= 0
+    aligned = gold >= first
     if hit == "argmax":
         hits = (peak == gold) & aligned
     elif hit == "negative_index":  # weights[t, gold[t]] with gold = -1 picks the last word
@@ -763,7 +765,9 @@ AA_MISTAKES = [
             partial(_aa_variant, average="sentences")),
     Mistake("argmax over the target tokens (axis -2) instead of over the source words",
             "each target token's peak is `weights.argmax(axis=-1)`.", _aa_argmax_over_targets),
-]
+    Mistake("tokens aligned to source word 0 left out (`gold > 0`): word 0 is a real word",
+            "only -1 means unaligned: `aligned = gold >= 0`.", partial(_aa_variant, first=1)),
+] + FLOAT_RETURN_MISTAKES
 
 
 def _aa_weights(rng, shape, sharp=3.0):
@@ -778,7 +782,10 @@ def _aa_case(rng, Lt, Ls, n_none, why):
     gold[rng.choice(Lt, size=n_none, replace=False)] = -1
     none = gold < 0
     weights[none, -1] += 5.0  # unaligned tokens peak on the last word
-    weights[none] /= weights[none].sum(axis=-1, keepdims=True)
+    first = np.flatnonzero(~none)[0]  # one token aligned to source word 0 (a hit there)
+    gold[first] = 0
+    weights[first, 0] += 5.0
+    weights /= weights.sum(axis=-1, keepdims=True)
     return Case((weights, gold.astype(np.int64)), why=why)
 
 
@@ -810,14 +817,16 @@ def check_alignment_accuracy(alignment_accuracy, hidden: bool = False) -> None:
     """Check ``alignment_accuracy(weights (Lt, Ls), gold (Lt,))``."""
     run_check(alignment_accuracy, exercise="alignment_accuracy", reference=_alignment_accuracy,
               cases=_aa_cases(hidden), mistakes=AA_MISTAKES, arg_names=("weights", "gold"),
-              show_values=not hidden, passed="argmax hits over the aligned tokens")
+              show_values=not hidden, passed="argmax hits over the aligned tokens",
+              invoke=invoke_float)
 
 
 def check_alignment_accuracy_batched(alignment_accuracy, hidden: bool = False) -> None:
     """Check ``alignment_accuracy`` on a batch ``(B, Lt, Ls)``, counted over every sentence."""
     run_check(alignment_accuracy, exercise="alignment_accuracy", reference=_alignment_accuracy,
               cases=_aa_batched_cases(hidden), mistakes=AA_MISTAKES, arg_names=("weights", "gold"),
-              show_values=not hidden, passed="hits counted over the whole batch")
+              show_values=not hidden, passed="hits counted over the whole batch",
+              invoke=invoke_float)
 
 
 # ---------------------------------------------------------------------------------------------

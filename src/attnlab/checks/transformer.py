@@ -18,6 +18,7 @@ import numpy as np
 
 from ..positional import sinusoidal_positional_encoding as _pe_reference
 from . import _divergence
+from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
 from ._modules import run_eval
 from ._core import Case, CheckRaised, Mistake, case_seed, run_check
 from .rnn_translation import (
@@ -69,6 +70,11 @@ def _pe_even_only(L, D):
     return PE
 
 
+def _pe_stacked_rows(L, D):
+    """One row per position, stacked: ``np.stack`` of no rows raises when L = 0."""
+    return np.stack([_pe_reference(p + 1, D)[p] for p in range(L)])
+
+
 PE_MISTAKES = [
     Mistake("sin and cos swapped (cosine in the even columns, sine in the odd ones)",
             "column 2i is the sine, column 2i+1 the cosine of the same angle: at position 0 the "
@@ -98,12 +104,16 @@ PE_MISTAKES = [
     Mistake("an odd D not handled (the cosine column of the last pair does not exist)",
             "for an odd D the last column is a sine with no cosine: fill the odd columns with the "
             "cosines of the first D // 2 angles only.", _pe_even_only),
-]
+    Mistake("L = 0 not handled: `np.stack` of an empty list of rows raises",
+            "for L = 0 return an empty (0, D) array: build the whole table at once from "
+            "`np.arange(L)` (or `np.zeros((L, D))`), which works for every L.", _pe_stacked_rows),
+] + RETURN_TYPE_MISTAKES
 
 
 def _pe_cases(hidden: bool) -> list[Case]:
     shapes = [(7, 10, "L=7, D=10"), (40, 16, "40 positions, D=16"), (3, 2, "D=2: one pair")] if hidden else \
         [(6, 8, "L=6, D=8"), (50, 12, "50 positions, D=12: the slow pairs matter"), (1, 4, "one position")]
+    shapes.append((0, 10 if hidden else 6, "L = 0: no positions, an empty (0, D) table"))
     return [Case((L, D), why=why) for L, D, why in shapes]
 
 
@@ -118,14 +128,15 @@ def check_sinusoidal_positional_encoding(sinusoidal_positional_encoding, hidden:
     run_check(sinusoidal_positional_encoding, exercise="sinusoidal_positional_encoding",
               reference=_pe_reference, cases=_pe_cases(hidden), mistakes=PE_MISTAKES, arg_names=("L", "D"),
               rtol=1e-5, atol=1e-5, show_values=not hidden,
-              passed="sin in column 2i, cos in column 2i+1, angle p / 10000^(2i/D)")
+              passed="sin in column 2i, cos in column 2i+1, angle p / 10000^(2i/D)", invoke=invoke_numpy)
 
 
 def check_sinusoidal_positional_encoding_odd(sinusoidal_positional_encoding, hidden: bool = False) -> None:
     """Check ``sinusoidal_positional_encoding(L, D)`` for odd ``D``."""
     run_check(sinusoidal_positional_encoding, exercise="sinusoidal_positional_encoding",
               reference=_pe_reference, cases=_pe_odd_cases(hidden), mistakes=PE_MISTAKES, arg_names=("L", "D"),
-              rtol=1e-5, atol=1e-5, show_values=not hidden, passed="an odd D ends with a sine column")
+              rtol=1e-5, atol=1e-5, show_values=not hidden, passed="an odd D ends with a sine column",
+              invoke=invoke_numpy)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1504,7 +1504,10 @@ def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Lim
             if pair is None:
                 continue
             call_plain, verdict = pair
+            measures = getattr(cc.spec.invoke, "measures_case", None)  # None: every case
             for i, case in enumerate(cc.spec.cases):
+                if measures is not None and not measures(*case.args, **case.kwargs):
+                    continue
                 cid = cc.first_id + i
                 first = _load_outcome(results, cid, bound=lambda spec=cc.spec, i=i: AnswerBound.of(spec, i))
                 if first is None or first.error is not None:
