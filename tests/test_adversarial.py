@@ -272,7 +272,7 @@ def test_nothing_a_learner_saved_runs_in_the_instructors_browser(graded, tmp_pat
         out = tmp_path / f"formgrade-{student}.html"
         out.write_text(_formgrader_page(notebook, student), encoding="utf-8")
         pages.append((student, "formgrader", out))
-    inert = """() => ({
+    inert = r"""() => ({
         pwned: window.__attnlab_pwned !== undefined, title: document.title,
         handlers: [...document.querySelectorAll('LEARNER_ALL')].flatMap(e => [...e.attributes].map(a => a.name))
                      .filter(n => n.startsWith('on')).length,

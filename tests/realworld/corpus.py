@@ -117,7 +117,9 @@ def softmax_torch_no_keepdim(x, axis=-1):
     return _np(e / e.sum(dim=axis))
 
 
-@correct("weighted_average with einsum and a tolerance", "check_weighted_average", "check_weighted_average_rejects")
+# correct once; the prompt states the simplex tolerance (1e-6), and 1e-5 accepts what it rejects (issue 27)
+@buggy("weighted_average with einsum and a tolerance", "a simplex tolerance looser than the stated 1e-6",
+       "check_weighted_average", "check_weighted_average_rejects")
 def weighted_average_einsum(values, weights):
     values, weights = np.asarray(values, dtype=np.float32), np.asarray(weights, dtype=np.float32)
     if weights.shape != values.shape[:1] or (weights < 0).any() or abs(weights.sum() - 1) > 1e-5:
@@ -125,10 +127,13 @@ def weighted_average_einsum(values, weights):
     return np.einsum("n,nd->d", weights, values)
 
 
-@buggy("weighted_average in torch without validation", "not on the simplex",
-       "check_weighted_average", "check_weighted_average_rejects")
+@buggy("weighted_average in torch without validation", "not on the simplex", "check_weighted_average_rejects")
 def weighted_average_torch(values, weights):
     return _np(torch.as_tensor(weights) @ torch.as_tensor(values))
+
+
+# the same code on integer values: torch will not multiply float64 weights with int64 values
+buggy("weighted_average in torch on integer values", "raised RuntimeError", "check_weighted_average")(weighted_average_torch)
 
 
 MIX = ("check_mix_tokens", "check_mix_tokens_batched")
@@ -396,7 +401,8 @@ def causal_mask_square(Lq, Lk):
     return np.tril(np.ones((Lq, Lq), dtype=bool))
 
 
-@correct("padding_mask in torch", "check_padding_mask")
+# correct once; the contract wants numpy arrays from a numpy exercise (issue 27)
+@buggy("padding_mask in torch", "a torch tensor returned from a numpy exercise", "check_padding_mask")
 def padding_mask_torch(lengths, Lk):
     return torch.arange(Lk)[None, :] < torch.as_tensor(lengths)[:, None]
 
@@ -404,7 +410,7 @@ def padding_mask_torch(lengths, Lk):
 @buggy("padding_mask as wide as max(lengths)", "as wide as the longest sequence", "check_padding_mask")
 def padding_mask_max(lengths, Lk):
     lengths = torch.as_tensor(lengths)
-    return torch.arange(int(lengths.max()))[None, :] < lengths[:, None]
+    return (torch.arange(int(lengths.max()))[None, :] < lengths[:, None]).numpy()  # a numpy array back, too narrow
 
 
 MS = ("check_masked_softmax", "check_masked_softmax_fully_masked")

@@ -494,6 +494,12 @@ PRINCIPLES: dict[str, str] = {
         'Keep the <eos> a sentence produces; only what follows becomes padding.',
     'the <bos> token included in the output':
         'The output holds the predicted tokens only, not the start token.',
+    'tokens aligned to source word 0 left out (`gold > 0`): word 0 is a real word':
+        'Source positions start at 0: every gold >= 0 is an aligned token; only -1 means unaligned.',
+    'the mask transposed: applied along the query axis instead of the key axis (the wrong axis)':
+        'A mask hides keys: it varies along the last (key) axis of the scores, one row per query.',
+    'L = 0 not handled: `np.stack` of an empty list of rows raises':
+        'An empty sequence has an empty (0, D) table: build the table with array operations, not a list of rows.',
     'unaligned tokens (gold = -1) counted in the denominator':
         'Only aligned target tokens (gold >= 0) count, in the numerator and the denominator.',
     'gold = -1 used as an index: it picks the last source word, so unaligned tokens count as hits':
