@@ -70,8 +70,10 @@ def _pre_spawn(spawner):
             spawner.default_url = "/lab/tree/START.md"
         # nbgrader (and formgrader) read the course's configuration from autograde/
         env["JUPYTER_CONFIG_PATH"] = os.path.join(COURSE_DIR, "autograde")
+        # attnlab.course.formgrader_pages: formgrader's own pages print ids as text
         spawner.args = list(spawner.args) + ["--ServerApp.jpserver_extensions="
-                                             "{'nbgrader.server_extensions.formgrader': True}"]
+                                             "{'nbgrader.server_extensions.formgrader': True, "
+                                             "'attnlab.course.formgrader_pages': True}"]
     else:
         spawner.notebook_dir = "~"
         # deploy/learner: the learner's nbgrader_config.py, and jupyter_server_config.py, which
