@@ -916,7 +916,7 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     record = {"id": call_id}
     arrays: dict = {}
     answer = None
-    tripwires.arm(name, watch.get(name, []))
+    tripwires.arm(name, _tripwire_targets(name, watch))
     if name in timed_out:
         record.update(error="TimeoutError", message=f"{name} did not finish in time on an earlier input")
     elif name not in namespace:
@@ -964,6 +964,24 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
 
 _VALUE_PROBE: dict = {"module": None, "counts": {}, "seconds": 0.0, "pending": {}}
 VALUE_PROBES_PER_EXERCISE = 1   # the first answered call of each exercise is run again, perturbed
+
+
+def _tripwire_targets(name: str, watch: dict) -> list:
+    """What is a tripwire while the grader calls ``name``: its library versions by name (the
+    job's ``watch``) and every library function that computes it (issue 26: the equivalents,
+    whatever name reaches them). The library computing the exercise during any graded call is
+    caught there, wherever the answer is kept afterwards (a cache, a default argument, a table),
+    so a kept answer cannot outlast the value probe's repeat of the call."""
+    if name not in watch:
+        return []
+    targets = [tuple(t) for t in watch[name]]
+    values = _VALUE_PROBE["module"]
+    if values is not None:
+        try:
+            targets += [t for t in values.equivalents(name) if t not in targets]
+        except Exception:  # noqa: BLE001 - the name-based tripwires still stand
+            pass
+    return targets
 
 
 def _copied_code(values, obj, name: str) -> str | None:
