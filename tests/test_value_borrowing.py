@@ -413,3 +413,34 @@ def test_multi_head_attention_kept_from_the_library_module():
     assert _graded("multi_head_attention", from_building_blocks, args, args) is None
     assert np.allclose(with_torch_softmax(*args)[0], attnlab.multi_head_attention(*args)[0])
     assert _graded("multi_head_attention", with_torch_softmax, args) is None
+
+
+def test_a_namespace_that_calls_itself_the_library_is_not_the_library():
+    """The library calling itself is exempt from the tripwires; a learner's function whose globals
+    say ``__name__ = "attnlab.checks.x"`` (a shipped module, an exec) is not the library."""
+    import attnlab
+    import attnlab.averages
+    from attnlab.course import sandbox
+
+    x = _x()
+    ns = {"__name__": "attnlab.checks.mine", "attnlab": attnlab}
+    exec("_k = {}\ndef softmax(x, axis=-1):\n    k = x.tobytes()\n    if k not in _k:\n"  # noqa: S102
+         "        _k[k] = attnlab.masked_softmax(x, None)\n    return _k[k]\n", ns)
+    assert _graded("softmax", ns["softmax"], (x,), (x,)) == "attnlab.masked_softmax"
+
+    real = vars(attnlab.averages)
+    sandbox._snapshot_library_code()  # as the sandbox does before the learner's first cell
+    try:
+        exec("def _planted(x, axis=-1):\n    import attnlab\n    return attnlab.masked_softmax(x, None)\n",  # noqa: S102
+             real)
+        assert _graded("softmax", real["_planted"], (x,)) == "attnlab.masked_softmax"
+        # the library calling itself stays exempt: the checks run the reference softmax
+        from attnlab.checks import check_softmax
+
+        def honest(x, axis=-1):
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / np.sum(e, axis=axis, keepdims=True)
+
+        assert _graded("softmax", check_softmax, (honest,)) is None
+    finally:
+        real.pop("_planted", None)
