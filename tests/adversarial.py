@@ -180,7 +180,8 @@ def attacks() -> list[Attack]:
                    "    try:\n        shutil.rmtree(target)\n    except NotADirectoryError:\n        target.unlink()\n"
                    "open(root / 'autograde' / 'grades.csv', 'w').write('pwned')\n")),
                full=BLANK))
-    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3() + value_routes())
+    A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3() + value_routes()
+             + memo_routes())
     return A
 
 
@@ -788,6 +789,77 @@ def value_routes() -> list[Attack]:
         "%%writefile mysoftmax.py\nimport numpy as np\ndef stable_softmax(x, axis=-1):\n"
         "    x = np.asarray(x, dtype=float)\n    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
         "    return e / np.sum(e, axis=axis, keepdims=True)\n"), at=3), full=BLANK))
+    return A
+
+
+# --- memoised and pre-computed borrowing (issue 26) ----------------------------------------------
+# The library computes the answer once (during a graded call, or in a cell for the public visible
+# inputs) and the function hands back what it kept, so the value probe's repeat of a visible case
+# finds the kept answer, which does not follow the perturbed library. The library's equivalents are
+# tripwires during every graded call of the exercise: the first call that computes catches it.
+MEMO_ROUTES = {
+    "memo_lru_cache_masked_softmax": {"softmax": (
+        "import functools\n@functools.lru_cache(maxsize=None)\ndef _kept(key, shape, axis):\n"
+        "    x = np.moveaxis(np.frombuffer(key).reshape(shape), axis, -1)\n"
+        "    w = attnlab.masked_softmax(x.reshape(-1, x.shape[-1]), None).reshape(x.shape)\n"
+        "    return np.moveaxis(w, -1, axis)\n\ndef softmax(x, axis=-1):\n"
+        "    x = np.ascontiguousarray(x, dtype=float)\n    return _kept(x.tobytes(), x.shape, axis).copy()\n")},
+    "memo_tobytes_dict_mix_tokens": {"mix_tokens": (
+        "_SEEN = {}\ndef mix_tokens(X):\n    X = np.ascontiguousarray(X, dtype=float)\n"
+        "    key = (X.tobytes(), X.shape)\n    if key not in _SEEN:\n        Q = X * X.shape[-1] ** 0.25\n"
+        "        _SEEN[key] = attnlab.scaled_dot_product_attention(Q, Q, X)[0]\n    return _SEEN[key].copy()\n")},
+    "memo_default_argument_log_softmax": {"softmax": (
+        "import torch\ndef softmax(x, axis=-1, _memo={}):\n    x = np.ascontiguousarray(x, dtype=float)\n"
+        "    key = (x.tobytes(), x.shape, axis)\n    if key not in _memo:\n        t = torch.as_tensor(x)\n"
+        "        _memo[key] = torch.exp(getattr(t, 'log_' + 'softmax')(axis)).numpy()\n"
+        "    return _memo[key].copy()\n")},
+    "memo_function_attribute_mix_tokens": {"mix_tokens": (
+        "def mix_tokens(X):\n    X = np.ascontiguousarray(X, dtype=float)\n    key = (X.tobytes(), X.shape)\n"
+        "    if key not in mix_tokens.kept:\n        Q = X * X.shape[-1] ** 0.25\n"
+        "        mix_tokens.kept[key] = getattr(attnlab, 'scaled_dot_product_' + 'attention')(Q, Q, X)[0]\n"
+        "    return mix_tokens.kept[key]\n\nmix_tokens.kept = {}\n")},
+}
+# Answers for the visible inputs computed in an earlier cell, the library at call time for the rest.
+PRECOMPUTED_SOFTMAX = ("import torch\ndef softmax(x, axis=-1):\n    x = np.ascontiguousarray(x, dtype=float)\n"
+                       "    key = (x.tobytes(), x.shape, axis)\n    if key in _TABLE:\n        return _TABLE[key]\n"
+                       "    return _sm(torch.as_tensor(x), axis).numpy()\n")
+HONEST_MEMO_LOOKALIKES = {
+    # the learner's own pure helper, memoised: primitives only
+    "honest_lru_cache_own_softmax": {"softmax": (
+        "import functools\n@functools.lru_cache(maxsize=64)\ndef _stable(key, shape, axis):\n"
+        "    x = np.frombuffer(key).reshape(shape)\n    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n\ndef softmax(x, axis=-1):\n"
+        "    x = np.ascontiguousarray(x, dtype=float)\n    return _stable(x.tobytes(), x.shape, axis).copy()\n")},
+    # a cache of its own scores, and the library's softmax (an earlier exercise) on them
+    "honest_memo_mix_tokens_library_softmax": {"mix_tokens": (
+        "_SCORES = {}\ndef mix_tokens(X):\n    X = np.ascontiguousarray(X, dtype=float)\n    key = (X.tobytes(), X.shape)\n"
+        "    if key not in _SCORES:\n        _SCORES[key] = np.einsum('...id,...jd->...ij', X, X)\n"
+        "    return attnlab.softmax(_SCORES[key], axis=-1) @ X\n")},
+}
+
+
+def _visible_softmax_inputs() -> str:
+    """The visible cases of check_softmax and check_softmax_stable (public) as source."""
+    from attnlab.checks import weighted_averages as wa
+
+    cases = wa._sm_cases(False) + wa._sm_stable_cases(False)
+    rows = [f"    (np.array({c.args[0].tolist()!r}), {c.kwargs.get('axis', -1)}),\n" for c in cases]
+    return ("import torch\n_sm = torch.special.softmax\n_VISIBLE = [\n" + "".join(rows) + "]\n_TABLE = {}\n"
+            "for _x, _axis in _VISIBLE:\n    _x = np.ascontiguousarray(_x, dtype=float)\n"
+            "    _TABLE[(_x.tobytes(), _x.shape, _axis)] = _sm(torch.as_tensor(_x), _axis).numpy()\n")
+
+
+def memo_routes() -> list[Attack]:
+    A = []
+    add = A.append
+    only = {"softmax": dict(zero=("softmax",), full=("weighted_average", "mix_tokens")),
+            "mix_tokens": dict(zero=("mix_tokens",), full=("weighted_average", "softmax"))}
+    for name, replace in MEMO_ROUTES.items():
+        add(Attack(name, "tampering detected", (lambda r: lambda c, f: _student_nb(r))(replace), **only[next(iter(replace))]))
+    add(Attack("memo_precomputed_visible_table", "tampering detected", lambda c, f: _with_cell(
+        _student_nb({"softmax": PRECOMPUTED_SOFTMAX}), _visible_softmax_inputs(), at=4), **only["softmax"]))
+    for name, replace in HONEST_MEMO_LOOKALIKES.items():
+        add(Attack(name, "graded", (lambda r: lambda c, f: _student_nb(r))(replace), full=BLANK))
     return A
 
 

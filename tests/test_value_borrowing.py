@@ -225,3 +225,222 @@ def test_no_solution_is_a_copy_of_the_library(assignment):
                 ns = {"np": np, "torch": torch, "nn": torch.nn, "attnlab": attnlab, "__name__": "__main__"}
                 exec(compile(ast.Module([node], []), "<solution>", "exec"), ns)  # noqa: S102
                 assert eq.copied_code(ns[node.name], node.name, eq.equivalents(node.name)) is None, node.name
+
+
+# --- answers kept from the library (a cache, a default argument, a table) ----------------------
+
+def _graded(exercise, fn, *calls):
+    """Call ``fn`` on each input as the sandbox's graded calls do (tripwires from
+    ``sandbox._tripwire_targets``); what the tripwires caught (None: nothing)."""
+    from attnlab.course import sandbox, tamper
+
+    wires = sandbox._Tripwires()
+    saved = sandbox._VALUE_PROBE["module"]
+    sandbox._VALUE_PROBE["module"] = eq
+    try:
+        for args in calls:
+            wires.arm(exercise, sandbox._tripwire_targets(exercise, {exercise: tamper.runtime_targets(exercise)}))
+            with wires.watching():
+                fn(*args)
+            wires.disarm()
+        return wires.hits.get(exercise)
+    finally:
+        wires.disarm()
+        sandbox._VALUE_PROBE["module"] = saved
+        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_ArmAfterImport"]
+
+
+def test_every_equivalent_is_a_tripwire_of_its_exercise_only():
+    from attnlab.course import sandbox, tamper
+
+    saved = sandbox._VALUE_PROBE["module"]
+    sandbox._VALUE_PROBE["module"] = eq
+    try:
+        watch = {"softmax": tamper.runtime_targets("softmax"), "mix_tokens": tamper.runtime_targets("mix_tokens")}
+        softmax = set(sandbox._tripwire_targets("softmax", watch))
+        assert set(watch["softmax"]) <= softmax and set(eq.equivalents("softmax")) <= softmax
+        assert ("attnlab", "masked_softmax") in softmax and ("attnlab", "masked_softmax") not in watch["softmax"]
+        mix = set(sandbox._tripwire_targets("mix_tokens", watch))
+        assert ("attnlab", "scaled_dot_product_attention") in mix and ("attnlab", "softmax") not in mix
+        assert sandbox._tripwire_targets("weighted_sum", watch) == []  # not an exercise of the job
+    finally:
+        sandbox._VALUE_PROBE["module"] = saved
+
+
+def _kept_routes():
+    import torch
+
+    import attnlab
+
+    @functools.lru_cache(maxsize=None)
+    def kept(key, shape):
+        return attnlab.masked_softmax(np.frombuffer(key).reshape(shape), None)
+
+    def lru(x, axis=-1):
+        x = np.ascontiguousarray(x, dtype=float)
+        return kept(x.tobytes(), x.shape).copy()
+
+    table = {}
+
+    def by_bytes(x, axis=-1):
+        key = np.ascontiguousarray(x, dtype=float).tobytes()
+        if key not in table:
+            table[key] = torch.exp(getattr(torch.as_tensor(x), "log_" + "softmax")(axis)).numpy()
+        return table[key]
+
+    def default(x, axis=-1, _memo={}):  # noqa: B006 - the attack
+        key = x.tobytes()
+        if key not in _memo:
+            _memo[key] = torch.special.softmax(torch.as_tensor(x), axis).numpy()
+        return _memo[key]
+
+    def attribute(x, axis=-1):
+        if not hasattr(attribute, "first"):
+            n = x.shape[-1]  # the weights of attention with keys sqrt(n) I are softmax(x)
+            attribute.first = attnlab.scaled_dot_product_attention(x, np.sqrt(n) * np.eye(n), np.eye(n))[1]
+        return attribute.first  # the first answer, computed by the library, for every later call
+
+    return {"lru_cache": lru, "dict by bytes": by_bytes, "default argument": default, "attribute": attribute}
+
+
+def test_a_kept_answer_outlasts_the_value_probe_but_not_the_graded_call():
+    import attnlab
+
+    x = _x()
+    for route, fn in _kept_routes().items():
+        assert np.allclose(fn(x), attnlab.softmax(x)), route  # the graded call kept the library's answer
+        # the probe's repeat of that call finds the kept answer, unmoved
+        assert _moves("softmax", fn, x) is None, route
+    for route, fn in _kept_routes().items():
+        assert _graded("softmax", fn, (x,), (x,)), route
+
+
+def test_answers_precomputed_for_the_visible_inputs_and_the_library_for_the_rest():
+    import torch
+
+    visible, hidden = _x(), np.random.default_rng(9).normal(size=(2, 5))
+    _sm = torch.special.softmax
+    table = {visible.tobytes(): _sm(torch.as_tensor(visible), -1).numpy()}  # an earlier cell
+
+    def softmax(x, axis=-1):
+        if x.tobytes() in table:
+            return table[x.tobytes()]
+        return _sm(torch.as_tensor(x), axis).numpy()
+
+    assert _moves("softmax", softmax, visible) is None  # the probe repeats a visible case
+    assert _graded("softmax", softmax, (visible,)) is None  # nothing of the library ran in the call
+    assert _graded("softmax", softmax, (visible,), (hidden,)) == "torch.special.softmax"
+
+
+def test_honest_caches_keep_their_marks():
+    import torch
+
+    import attnlab
+
+    x = _x()
+
+    @functools.lru_cache(maxsize=8)
+    def stable(key, shape):
+        s = np.frombuffer(key).reshape(shape)
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def softmax(x, axis=-1):
+        x = np.ascontiguousarray(x, dtype=float)
+        return stable(x.tobytes(), x.shape).copy()
+
+    scores = {}
+
+    def mix_tokens(X):  # its own cached scores, then the library's softmax: an earlier exercise
+        key = X.tobytes()
+        if key not in scores:
+            scores[key] = np.einsum("id,jd->ij", X, X)
+        return attnlab.softmax(scores[key], axis=-1) @ X
+
+    def mix_tokens_torch(X):
+        t = torch.as_tensor(X)
+        return (torch.softmax(t @ t.T, dim=-1) @ t).numpy()
+
+    assert _graded("softmax", softmax, (x,), (x,), (x.T,)) is None
+    assert _graded("mix_tokens", mix_tokens, (x,), (x,)) is None
+    assert _graded("mix_tokens", mix_tokens_torch, (x,)) is None
+
+
+def test_multi_head_attention_kept_from_the_library_module():
+    import torch
+
+    import attnlab
+    import attnlab.torch as at
+
+    rng = np.random.default_rng(1)
+    X_q, X_kv = rng.normal(size=(2, 3, 8)), rng.normal(size=(2, 4, 8))
+    W = [rng.normal(size=(8, 8)) for _ in range(4)]
+    kept = {}
+
+    def through_module(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
+        key = (X_q.tobytes(), X_kv.tobytes(), num_heads)
+        if key not in kept:
+            m = at.MultiHeadAttention(X_q.shape[-1], num_heads).double()
+            with torch.no_grad():
+                for lin, w in zip((m.W_q, m.W_k, m.W_v, m.W_o), (W_q, W_k, W_v, W_o)):
+                    lin.weight.copy_(torch.as_tensor(w.T))
+                out, weights = m(torch.as_tensor(X_q), torch.as_tensor(X_kv))
+            kept[key] = out.numpy(), weights.numpy()
+        return kept[key]
+
+    blocks = {}
+
+    def from_building_blocks(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
+        key = (X_q.tobytes(), X_kv.tobytes(), num_heads)
+        if key not in blocks:
+            Q, K, V = (attnlab.split_heads(a @ w, num_heads) for a, w in ((X_q, W_q), (X_kv, W_k), (X_kv, W_v)))
+            Z, A = attnlab.scaled_dot_product_attention(Q, K, V, mask)
+            blocks[key] = attnlab.merge_heads(Z) @ W_o, A
+        return blocks[key]
+
+    def with_torch_softmax(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):  # softmax: an earlier exercise
+        Q, K, V = (torch.as_tensor(attnlab.split_heads(a @ w, num_heads))
+                   for a, w in ((X_q, W_q), (X_kv, W_k), (X_kv, W_v)))
+        A = torch.softmax(Q @ K.transpose(-1, -2) / Q.shape[-1] ** 0.5, dim=-1)
+        return attnlab.merge_heads((A @ V).numpy()) @ W_o, A.numpy()
+
+    args = (X_q, X_kv, *W, 2)
+    through_module(*args)
+    assert _moves("multi_head_attention", through_module, *args) is None  # kept: the probe alone misses it
+    kept.clear()  # a fresh submission: its first graded call computes
+    assert "MultiHeadAttention" in _graded("multi_head_attention", through_module, args, args)
+    kept.clear()
+    assert _graded("multi_head_attention", from_building_blocks, args, args) is None
+    assert np.allclose(with_torch_softmax(*args)[0], attnlab.multi_head_attention(*args)[0])
+    assert _graded("multi_head_attention", with_torch_softmax, args) is None
+
+
+def test_a_namespace_that_calls_itself_the_library_is_not_the_library():
+    """The library calling itself is exempt from the tripwires; a learner's function whose globals
+    say ``__name__ = "attnlab.checks.x"`` (a shipped module, an exec) is not the library."""
+    import attnlab
+    import attnlab.averages
+    from attnlab.course import sandbox
+
+    x = _x()
+    ns = {"__name__": "attnlab.checks.mine", "attnlab": attnlab}
+    exec("_k = {}\ndef softmax(x, axis=-1):\n    k = x.tobytes()\n    if k not in _k:\n"  # noqa: S102
+         "        _k[k] = attnlab.masked_softmax(x, None)\n    return _k[k]\n", ns)
+    assert _graded("softmax", ns["softmax"], (x,), (x,)) == "attnlab.masked_softmax"
+
+    real = vars(attnlab.averages)
+    sandbox._snapshot_library_code()  # as the sandbox does before the learner's first cell
+    try:
+        exec("def _planted(x, axis=-1):\n    import attnlab\n    return attnlab.masked_softmax(x, None)\n",  # noqa: S102
+             real)
+        assert _graded("softmax", real["_planted"], (x,)) == "attnlab.masked_softmax"
+        # the library calling itself stays exempt: the checks run the reference softmax
+        from attnlab.checks import check_softmax
+
+        def honest(x, axis=-1):
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / np.sum(e, axis=axis, keepdims=True)
+
+        assert _graded("softmax", check_softmax, (honest,)) is None
+    finally:
+        real.pop("_planted", None)

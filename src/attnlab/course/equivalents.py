@@ -1,7 +1,11 @@
 """Borrowing decided by values, not names (issue 26): run in the sandbox, after the cells.
 
 An exercise's answer must not depend on the reference or on a library function that computes
-the exercise itself, whatever name reaches it. Two checks, both in the learner's process:
+the exercise itself, whatever name reaches it. The equivalents are tripwires during every graded
+call of their exercise (``sandbox._tripwire_targets``): an answer the library computed in one call
+and the function kept (a cache, a default argument, a table) is caught in the call that computed
+it, where the probe's repeat would find the kept answer unmoved. Two more checks, both in the
+learner's process:
 
 * **The answer moves with the library.** After the grader's normal call (and its tripwires), the
   learner's function is called once more on the same inputs with every *equivalent* of the

@@ -35,6 +35,7 @@ import signal
 import sys
 import time
 import traceback
+import types
 from pathlib import Path
 
 import numpy as np
@@ -396,6 +397,7 @@ def main(job_dir: str) -> int:
         _limit_tasks(int(job["tasks_max"]))
     from attnlab.checks._core import call as call_once  # bound before any learner code runs
     from attnlab.course import equivalents as values  # borrowing decided by values (issue 26)
+    _snapshot_library_code()  # what "the library calling itself" may be, before any learner code runs
 
     stamps["shell"] = time.time()
     if probe:  # before the work folder is on sys.path: nothing of the submission runs before it
@@ -578,6 +580,64 @@ def _borrowed_object(obj, name: str, targets) -> str | None:
     return None
 
 
+# The code objects of the course library's modules loaded before the learner's first cell (kept
+# alive, so that an id is never another's): only these count as "the library calling itself".
+_LIBRARY_CODE: dict[int, object] = {}
+_SNAPSHOT_MODULES: set[str] = set()
+
+
+def _is_library_module(name: str) -> bool:
+    return name == "attnlab" or name.startswith("attnlab.")
+
+
+def _snapshot_library_code() -> None:
+    for name, mod in list(sys.modules.items()):
+        if not _is_library_module(name) or not hasattr(mod, "__dict__"):
+            continue
+        _SNAPSHOT_MODULES.add(name)
+        todo = [v for v in list(vars(mod).values())
+                if isinstance(v, type) and v.__module__ == name or getattr(v, "__module__", None) == name]
+        seen: set[int] = set()
+        while todo and len(seen) < 50_000:
+            x = todo.pop()
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
+            if isinstance(x, types.CodeType):
+                _LIBRARY_CODE[id(x)] = x
+                todo.extend(c for c in x.co_consts if isinstance(c, types.CodeType))
+            elif isinstance(x, type):
+                todo.extend(vars(x).values())
+            elif isinstance(x, (staticmethod, classmethod)):
+                todo.append(x.__func__)
+            elif isinstance(x, property):
+                todo.extend(f for f in (x.fget, x.fset, x.fdel) if f is not None)
+            else:
+                code = getattr(x, "__code__", None)
+                if isinstance(code, types.CodeType):
+                    todo.append(code)
+                inner = getattr(x, "__wrapped__", None)
+                if inner is not None:
+                    todo.append(inner)
+
+
+def _library_frame(frame, prefixes: tuple[str, ...]) -> bool:
+    """Whether ``frame`` runs the course library's own code under one of ``prefixes``: its
+    globals are the real module's (not a learner's namespace that calls itself ``attnlab.x``),
+    and its code was loaded before the learner's cells (or, for a module imported since, comes
+    from that module's file)."""
+    glob = frame.f_globals
+    name = glob.get("__name__", "")
+    if not isinstance(name, str) or not any(name == p or name.startswith(p + ".") for p in prefixes):
+        return False
+    module = sys.modules.get(name)
+    if module is None or getattr(module, "__dict__", None) is not glob:
+        return False
+    if name in _SNAPSHOT_MODULES:
+        return id(frame.f_code) in _LIBRARY_CODE
+    return frame.f_code.co_filename == getattr(module, "__file__", None)
+
+
 class _Tripwires:
     """While the grader calls an exercise, its library versions are replaced by wrappers that
     note the call (and pass it on, so the answer is still judged on its own)."""
@@ -653,8 +713,7 @@ class _Tripwires:
         a reference that uses another) or the grader's own wrapper passed the call on."""
         while caller is not None and id(caller.f_code) in self.own_codes:
             caller = caller.f_back
-        module = caller.f_globals.get("__name__", "") if caller is not None else ""
-        if module == "attnlab" or str(module).startswith("attnlab."):
+        if caller is not None and _library_frame(caller, ("attnlab",)):
             return
         if self.current:
             self.hits.setdefault(self.current, dotted)
@@ -715,8 +774,7 @@ class _Tripwires:
         def note() -> None:
             if self.current != exercise:  # a wrapper kept by someone after its call: not this exercise's
                 return
-            caller = sys._getframe(2).f_globals.get("__name__", "")
-            if not caller.startswith(("attnlab.checks", "attnlab.course")):
+            if not _library_frame(sys._getframe(2), ("attnlab.checks", "attnlab.course")):
                 hits.setdefault(exercise, dotted)
 
         if isinstance(lib, type):
@@ -916,7 +974,7 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     record = {"id": call_id}
     arrays: dict = {}
     answer = None
-    tripwires.arm(name, watch.get(name, []))
+    tripwires.arm(name, _tripwire_targets(name, watch))
     if name in timed_out:
         record.update(error="TimeoutError", message=f"{name} did not finish in time on an earlier input")
     elif name not in namespace:
@@ -964,6 +1022,24 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
 
 _VALUE_PROBE: dict = {"module": None, "counts": {}, "seconds": 0.0, "pending": {}}
 VALUE_PROBES_PER_EXERCISE = 1   # the first answered call of each exercise is run again, perturbed
+
+
+def _tripwire_targets(name: str, watch: dict) -> list:
+    """What is a tripwire while the grader calls ``name``: its library versions by name (the
+    job's ``watch``) and every library function that computes it (issue 26: the equivalents,
+    whatever name reaches them). The library computing the exercise during any graded call is
+    caught there, wherever the answer is kept afterwards (a cache, a default argument, a table),
+    so a kept answer cannot outlast the value probe's repeat of the call."""
+    if name not in watch:
+        return []
+    targets = [tuple(t) for t in watch[name]]
+    values = _VALUE_PROBE["module"]
+    if values is not None:
+        try:
+            targets += [t for t in values.equivalents(name) if t not in targets]
+        except Exception:  # noqa: BLE001 - the name-based tripwires still stand
+            pass
+    return targets
 
 
 def _copied_code(values, obj, name: str) -> str | None:
