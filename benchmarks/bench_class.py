@@ -118,9 +118,10 @@ class Stages:
 
     def install(self) -> None:
         from attnlab.course import feedback, grading, records
+        from attnlab.course.stages import read, run
 
-        self.wrap(grading, "static_findings", "static")
-        self.wrap(grading, "run_sandbox", "sandbox")
+        self.wrap(read, "static_findings", "static")
+        self.wrap(run, "run_sandbox", "sandbox")
         self.wrap(grading, "_run_and_judge", "sandbox + checks")
         self.wrap(grading, "grade_submission", "submission (all)")
         self.wrap(records, "write_autograded", "feedback: autograded notebook")

@@ -250,6 +250,7 @@ def test_the_grader_bounds_its_own_memory():
 
 def test_a_memory_error_in_the_grader_is_that_submissions_grader_error(tmp_path, monkeypatch):
     from attnlab.course import grading
+    from attnlab.course.stages import read as read_stage
     from attnlab.course.plan import plan_assignment
 
     plan = plan_assignment(ck.ROOT, "01_weighted_averages")
@@ -259,7 +260,7 @@ def test_a_memory_error_in_the_grader_is_that_submissions_grader_error(tmp_path,
 
     def too_big(path):
         raise MemoryError()
-    monkeypatch.setattr(grading, "read_notebook", too_big)
+    monkeypatch.setattr(read_stage, "read_notebook", too_big)  # the read stage's own reader
     r = grading.grade_submission(grading.Submission("s", "01_weighted_averages", folder), plan, grading.Limits(),
                                  tmp_path, [ck.ROOT])
     assert r.status == "grader error" and "MiB" in r.details[0] and r.score == 0

@@ -20,6 +20,9 @@ from pathlib import Path
 from . import boundary, preflight, records, secret, warm
 from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
                       font_list_folder, read_timestamp, start_font_list)
+from .stages.collect import refused_link
+from .stages.judge import _grader_error
+from .stages.render import write_feedback
 from .plan import plan_assignment
 from .release import apply_due_dates, assignments, nbgrader, release
 
@@ -31,8 +34,8 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
     subs, warnings = [], []
     if not sub_root.is_dir():
         return subs, warnings
-    # Collection follows no link: a student or assignment folder that is a symbolic link (kept by
-    # `unzip` or `cp -a`: to another student's work, to solutions/) is graded as empty, and says so.
+    # Collection follows no link (stages.collect): a student or assignment folder that is a
+    # symbolic link is graded as empty, and says so.
     for student_dir in sorted(p for p in sub_root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         if students and student_dir.name not in students:
             continue
@@ -43,7 +46,7 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
                 names = []
             if not names:
                 warnings.append(f"skipped {student_dir.relative_to(root)}: a symbolic link, not a folder")
-            why = f"the student folder {student_dir.name} is a symbolic link (to {_target(student_dir)})"
+            why = refused_link(student_dir, "student")
             for name in names:
                 subs.append(Submission(student_dir.name, name, student_dir / name, None, refused=why))
             continue
@@ -54,18 +57,11 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
             if only and folder.name not in only:
                 continue
             if folder.is_symlink():
-                why = f"the assignment folder {folder.name} is a symbolic link (to {_target(folder)})"
+                why = refused_link(folder, "assignment")
                 subs.append(Submission(student_dir.name, folder.name, folder, None, refused=why))
                 continue
             subs.append(Submission(student_dir.name, folder.name, folder, read_timestamp(folder)))
     return subs, warnings
-
-
-def _target(link: Path) -> str:
-    try:
-        return os.readlink(link)[:200]
-    except OSError:
-        return "?"
 
 
 def _duedate(db_url: str, assignment: str):
@@ -212,7 +208,7 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
                     result.stages["record"] = time.perf_counter() - recording
                     results.append(result)
                     progress.step(result)
-    unrendered = _write_feedback(root, results, by_key, todo) if feedback else []
+    unrendered = write_feedback(root, results, by_key, todo, jobs=jobs) if feedback else []
     records.store(root, results)
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)  # from the gradebook: manual scores included
@@ -284,7 +280,7 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
                         results.append(result)
                         progress.step(result)
         if feedback:
-            _write_feedback(root, results, by_key, todo, base=base, db_url=db_url)
+            write_feedback(root, results, by_key, todo, base=base, db_url=db_url, jobs=jobs)
     results.sort(key=lambda r: (r.assignment, r.student))
     shards.finish(base, shard, release_id,
                   [shards.result_entry(r, records.store_row(r)) for r in results])
@@ -302,62 +298,6 @@ def _warm_workers(scratch: Path):
         yield
     finally:
         warm.close_pool(scratch)
-
-
-def _write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[str],
-                    base: Path | None = None, db_url: str | None = None) -> list[str]:
-    """Every submission's feedback page, one at a time: nbgrader's feedback of its autograded
-    notebook, or a status page (a submission that could not be run, or whose page failed: a
-    note in its row, the batch goes on); then exercise names, wrapped lines, offline MathJax.
-    Returns the submissions whose nbgrader page could not be rendered."""
-    from .feedback import FeedbackWriter, polish_feedback
-
-    writer, why = None, ""
-    if any(r.learner_nb is not None for r in results):
-        try:
-            writer = FeedbackWriter(root, base=base, db_url=db_url)
-        except Exception as exc:  # noqa: BLE001
-            why = f"{type(exc).__name__}: {str(exc)[:200]}"
-            print(f"warning: nbgrader's feedback could not be set up: {why}", file=sys.stderr)
-    pages: dict[str, list[Path]] = {a: [] for a in todo}
-    failed: list[str] = []
-    for r in results:
-        sub = by_key[(r.student, r.assignment)]
-        started = time.perf_counter()
-        try:
-            if r.learner_nb is not None:
-                try:
-                    if writer is None:
-                        raise RuntimeError(why)
-                    pages[r.assignment].append(writer.write(r.student, r.assignment, r.notebook))
-                    r.stages["feedback"] = time.perf_counter() - started
-                    continue
-                except Exception as exc:  # noqa: BLE001 - this submission's page only
-                    failed.append(f"{r.student}/{r.assignment}")
-                    r.details.append(f"feedback: nbgrader's page could not be made ({type(exc).__name__}: "
-                                     f"{str(exc)[:200]}); a status page was written instead")
-            pages[r.assignment] += records.write_status_feedback(root, r, None if sub.refused else sub.folder,
-                                                                 base=base)
-        except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
-            _grader_error(r, "writing feedback", exc)
-        r.stages["feedback"] = time.perf_counter() - started
-    for assignment in todo if base is None else ():  # a shard's pages: polished by merge
-        started = time.perf_counter()
-        try:
-            polish_feedback(root, assignment, pages[assignment])  # exercise names, wrapped lines, offline MathJax
-            mine = [r for r in results if r.assignment == assignment]
-            for r in mine:  # timing only: the assignment's polish shared out over its submissions
-                r.stages["polish"] = (time.perf_counter() - started) / len(mine)
-        except Exception as exc:  # noqa: BLE001
-            print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
-    return failed
-
-
-def _grader_error(result: Result, stage: str, exc: Exception) -> None:
-    """A failure of the grader's own while ``stage`` for one submission: that row says so, the
-    batch goes on."""
-    result.status, result.score = "grader error", 0.0
-    result.details.insert(0, f"internal error while {stage}: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 def _open_gradebook(db_url: str):

@@ -1,0 +1,92 @@
+"""Stage 4, measure: what the grader measures itself, from outside the learner's process.
+
+Boundary rules owned here: a check that measures memory (notebook 08) is never answered by the
+learner's process about itself. Each such call gets a memory probe of its own (a fresh sandbox,
+the same cells, then only that call), whose peak resident size the grader reads from the
+kernel (:func:`attnlab.course.stages.run.run_sandbox`); tracemalloc and the learner's own
+counters change nothing.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from attnlab.checks import Outcome
+
+from .. import boundary
+from ..plan import AssignmentPlan
+from .collect import copy_submission
+from .fonts import _give_font_list
+from .handoff import Job, Limits, Measured, Ran, Submission
+from .judge import AnswerBound, _load_outcome
+from .run import run_sandbox
+
+
+def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Limits, scratch: Path,
+                     isolation: boundary.Isolation, denied: list[Path], sub: Submission) -> dict[int, Outcome]:
+    """Answers to the checks that measure memory (notebook 08), measured by the grader itself:
+    for each such call that the main run answered, a memory probe (a sandbox of its own, the
+    same cells, then only that call) whose peak resident size the grader reads from the kernel,
+    outside the learner's process (see :func:`run_sandbox`). What the learner's code does to
+    ``tracemalloc`` or to its own counters changes nothing; memory its cells keep (a buffer
+    allocated in advance) counts, since the baseline is taken before any of its code runs."""
+    out: dict[int, Outcome] = {}
+    for cell in plan.grade_cells:
+        for cc in cell.calls:
+            pair = getattr(cc.spec.invoke, "measured_outside", None)
+            if pair is None:
+                continue
+            call_plain, verdict = pair
+            measures = getattr(cc.spec.invoke, "measures_case", None)  # None: every case
+            for i, case in enumerate(cc.spec.cases):
+                if measures is not None and not measures(*case.args, **case.kwargs):
+                    continue
+                cid = cc.first_id + i
+                first = _load_outcome(results, cid, bound=lambda spec=cc.spec, i=i: AnswerBound.of(spec, i))
+                if first is None or first.error is not None:
+                    continue  # not defined, not implemented, or failed: judged on the main run
+                out[cid] = _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation,
+                                         denied, sub)
+    return out
+
+
+def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub) -> Outcome:
+    cid = cc.first_id + i
+    job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
+    space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
+    try:
+        copy_submission(sub.folder, job_dir / "work")
+        (job_dir / "results").mkdir(exist_ok=True)
+        (job_dir / "tmp").mkdir()
+        _give_font_list(scratch, job_dir / "tmp")
+        inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
+        probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "",
+                         calls=[{"id": cid, "name": cc.learner_name, "invoke": call_plain,
+                                 "args": case.args, "kwargs": case.kwargs}],
+                         probe={"warmup": [(cc.spec.reference, case.args, case.kwargs)]})
+        run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied])
+        if run.killed == "timeout":
+            return Outcome(error="TimeoutError", message="the memory measurement did not finish in time")
+        if run.killed == "memory":
+            return Outcome(error="MemoryError", message="out of memory")
+        got = _load_outcome(job_dir / "results", cid, bound=lambda: AnswerBound.of(cc.spec, i))
+        if got is None:
+            return Outcome(error="MemoryNotMeasured",
+                           message=f"its process ended (exit code {run.returncode}) before it answered, "
+                                   "so the grader could not measure its memory")
+        if got.error is not None:
+            return got
+        if run.peak is None:
+            return Outcome(error="MemoryNotMeasured", message="the grader could not read its peak memory")
+        message = verdict(run.peak, run.how, *case.args, **case.kwargs)
+        return Outcome(error="TooMuchMemory", message=message) if message else got
+    finally:
+        space.close()
+        shutil.rmtree(job_dir, ignore_errors=True)
+
+
+def measure(plan: AssignmentPlan, job: Job, ran: Ran, limits: Limits, scratch: Path,
+            isolation: boundary.Isolation, denied: list[Path], sub: Submission) -> Measured:
+    """The memory checks' answers, measured outside (none for most notebooks)."""
+    return Measured(_measure_outside(plan, ran.results, job.spec, limits, scratch, isolation, denied, sub))
