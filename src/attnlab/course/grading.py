@@ -646,7 +646,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     start = time.perf_counter()
     probe = bool(job.get("probe"))
     cgroup = None
-    if zygote is not None and not probe and isolation.isolated:  # a warm worker's child (attnlab.course.warm)
+    if zygote is not None and isolation.isolated:  # a warm worker's child (attnlab.course.warm)
         cmd, cgroup = None, zygote.cgroup
     elif isolation.isolated:
         inside = boundary.JOB_ROOT
@@ -659,7 +659,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         cmd = [sys.executable, "-I", "-m", "attnlab.course.sandbox", str(job_dir)]
         popen_env, cwd = _clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
     peak_r = peak_w = None
-    if probe:
+    if probe and cmd is not None:  # (a warm child's peak: its zygote's wait4, see warm.WarmChild)
         peak_r, peak_w = os.pipe()
         cmd = [sys.executable, "-I", "-S", "-c", WAITER, str(peak_w), *cmd]
     started_at = time.time()
@@ -669,7 +669,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         else:
             proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, start_new_session=True,
-                                    pass_fds=(peak_w,) if probe else ())
+                                    pass_fds=(peak_w,) if peak_w is not None else ())
     finally:
         if peak_w is not None:
             os.close(peak_w)
@@ -777,7 +777,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                     maxrss = usage.ru_maxrss * 1024  # KiB on Linux
                     break
             if probe and ready.is_set() and not how:
-                python_pid = _python_pid(proc)
+                python_pid = proc.python_pid() if cmd is None else _python_pid(proc)
                 base, how = _baseline(python_pid)
                 how = how or "no baseline"
                 try:
@@ -861,13 +861,14 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                     pass
     peak = None
     if probe:
-        try:
-            text = os.read(peak_r, 64).decode("ascii", "replace").strip()
-            maxrss = int(text) * 1024 if text.isdigit() else None
-        except OSError:
-            maxrss = None
-        finally:
-            os.close(peak_r)
+        if peak_r is not None:
+            try:
+                text = os.read(peak_r, 64).decode("ascii", "replace").strip()
+                maxrss = int(text) * 1024 if text.isdigit() else None
+            except OSError:
+                maxrss = None
+            finally:
+                os.close(peak_r)
         if base is not None and maxrss is not None and not killed:
             peak = max(maxrss - base, 0)
             if window is not None and window[0] is not None and window[1] is not None:
@@ -1471,7 +1472,7 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
             result.details.append(f"{label}: {error[:200]}")
     stopped = statuses[0][1] if statuses else ""
     watch.lap("judge")
-    measured = _measure_outside(plan, results, job, limits, scratch, isolation, denied, sub)
+    measured = _measure_outside(plan, results, job, limits, scratch, isolation, denied, sub, zygote)
     watch.lap("memory probes")
     result.cells = judge(plan, results, stopped, borrowed, measured)
     result.score = sum(v.score for v in result.cells)
@@ -1490,14 +1491,37 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
 
 
 def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Limits, scratch: Path,
-                     isolation: boundary.Isolation, denied: list[Path], sub: Submission) -> dict[int, Outcome]:
+                     isolation: boundary.Isolation, denied: list[Path], sub: Submission,
+                     zygote=None) -> dict[int, Outcome]:
     """Answers to the checks that measure memory (notebook 08), measured by the grader itself:
     for each such call that the main run answered, a memory probe (a sandbox of its own, the
     same cells, then only that call) whose peak resident size the grader reads from the kernel,
     outside the learner's process (see :func:`run_sandbox`). What the learner's code does to
     ``tracemalloc`` or to its own counters changes nothing; memory its cells keep (a buffer
-    allocated in advance) counts, since the baseline is taken before any of its code runs."""
+    allocated in advance) counts, since the baseline is taken before any of its code runs.
+
+    With a warm worker (``zygote``, whose main run ended cleanly) each probe is a fresh child of
+    it in the emptied slot instead of a fresh sandbox; the main run's answers are kept aside
+    meanwhile and put back for the judge."""
     out: dict[int, Outcome] = {}
+    child = getattr(zygote, "child", None)
+    if child is None or not child.healthy() or not isolation.isolated:
+        zygote = None
+    kept = None
+    try:
+        for call_plain, verdict, cc, i, case, cid in list(_measured_cases(plan, results)):  # read first:
+            # a warm probe empties the slot's results
+            if zygote is not None and kept is None:
+                kept = warm.keep_results(zygote, scratch)
+            out[cid] = _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation,
+                                     denied, sub, zygote if zygote is not None and zygote.alive else None)
+    finally:
+        if kept is not None:
+            warm.put_back_results(zygote, kept)
+    return out
+
+
+def _measured_cases(plan: AssignmentPlan, results: Path):
     for cell in plan.grade_cells:
         for cc in cell.calls:
             pair = getattr(cc.spec.invoke, "measured_outside", None)
@@ -1512,26 +1536,32 @@ def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Lim
                 first = _load_outcome(results, cid, bound=lambda spec=cc.spec, i=i: AnswerBound.of(spec, i))
                 if first is None or first.error is not None:
                     continue  # not defined, not implemented, or failed: judged on the main run
-                out[cid] = _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation,
-                                         denied, sub)
-    return out
+                yield call_plain, verdict, cc, i, case, cid
 
 
-def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub) -> Outcome:
+def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub,
+                  zygote=None) -> Outcome:
     cid = cc.first_id + i
-    job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
-    space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
+    if zygote is not None:  # a fresh child of the warm worker, in its emptied slot
+        job_dir, space = zygote.folder, None
+        zygote.reset()
+    else:
+        job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
+        space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
     try:
-        copy_submission(sub.folder, job_dir / "work")
+        copy_submission(sub.folder, job_dir / "work", exist_ok=zygote is not None)
         (job_dir / "results").mkdir(exist_ok=True)
-        (job_dir / "tmp").mkdir()
-        _give_font_list(scratch, job_dir / "tmp")
+        if zygote is None:
+            (job_dir / "tmp").mkdir()
+            _give_font_list(scratch, job_dir / "tmp")
         inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
         probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "",
                          calls=[{"id": cid, "name": cc.learner_name, "invoke": call_plain,
                                  "args": case.args, "kwargs": case.kwargs}],
                          probe={"warmup": [(cc.spec.reference, case.args, case.kwargs)]})
-        run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied])
+        run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied], zygote=zygote)
+        if zygote is not None and not zygote.child.healthy():
+            zygote.alive = False  # the next probes, and the next submission, get fresh ones
         if run.killed == "timeout":
             return Outcome(error="TimeoutError", message="the memory measurement did not finish in time")
         if run.killed == "memory":
@@ -1548,8 +1578,9 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
         message = verdict(run.peak, run.how, *case.args, **case.kwargs)
         return Outcome(error="TooMuchMemory", message=message) if message else got
     finally:
-        space.close()
-        shutil.rmtree(job_dir, ignore_errors=True)
+        if space is not None:
+            space.close()
+            shutil.rmtree(job_dir, ignore_errors=True)
 
 
 def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None,
