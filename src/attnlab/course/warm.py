@@ -16,8 +16,12 @@ grader empties the slot's ``work``, ``results`` and ``tmp`` (the only places the
 write) before the next submission is copied in. A slot whose child was killed by the grader (time,
 memory) or that misbehaves in any way is thrown away; the next submission starts a new one.
 
-Off unless ``ATTNLAB_WARM=1`` (``attnlab-course grade`` sets nothing by default). Memory probes
-(notebook 08) and the preflight always start fresh sandboxes.
+On by default; ``ATTNLAB_WARM=0`` (or ``attnlab-course grade --cold``) turns it off. A memory
+probe (notebooks 06, 08) is a fresh child of the submission's zygote in its emptied slot, measured
+from outside as a fresh sandbox is (see ``grading.run_sandbox``): the grader resets the child's
+peak (``/proc/PID/clear_refs``) before any learner code runs, and the zygote's ``wait4`` gives the
+kernel's count of its peak; the main run's answers are kept aside meanwhile
+(:func:`keep_results`). The preflight always starts a fresh sandbox.
 """
 from __future__ import annotations
 
