@@ -1,10 +1,16 @@
 """A class graded as an instructor grades it: N learners x every notebook of ``solutions/``, with a
 share of wrong work (blank notebooks, broken files), graded by ``attnlab-course grade``'s own code
 with ``--jobs 2``; prints the rate, the projection for 200 learners x 10 notebooks (issue 28's
-target: <= 30 min) and where the time goes by stage.
+target: <= 30 min) and where the time goes by stage. Warm workers (the default) or, with
+``--cold``, a fresh sandbox per submission and memory probe.
+
+The projection is the batch's one-off overhead (before the first submission starts: preflight,
+plans; and the first warm workers' start) plus the steady cost per submission (the rest of the
+wall time: grading from the first submission's start to the last one's end, then feedback, records
+and CSV, all of which grow with the class) x 2000.
 
     .venv/bin/python benchmarks/bench_class.py [--learners 6] [--wrong 0.25] [--jobs 2] [--keep DIR]
-        [--course DIR (one built with --keep: no build)] [--warm (ATTNLAB_WARM=1)]
+        [--course DIR (one built with --keep: no build)] [--cold (ATTNLAB_WARM=0)]
 
 Stages are timed in this process by wrapping the grader's functions (no change to the grader):
 ``static`` (reading the learner's code, before the sandbox), ``sandbox`` (the sandbox process,
@@ -143,11 +149,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", help="build the course here and keep it (default: a temporary folder)")
     parser.add_argument("--course", help="grade this course, built before with --keep (skips the build)")
-    parser.add_argument("--warm", action="store_true",
-                        help="warm sandboxes (ATTNLAB_WARM=1, attnlab.course.warm): one worker per job slot")
+    parser.add_argument("--cold", action="store_true",
+                        help="a fresh sandbox per submission and memory probe (ATTNLAB_WARM=0), to compare")
+    parser.add_argument("--warm", action="store_true", help="warm workers (the default; kept for old command lines)")
     args = parser.parse_args()
-    if args.warm:
-        os.environ["ATTNLAB_WARM"] = "1"
+    if args.cold and args.warm:
+        parser.error("--cold and --warm: choose one")
+    os.environ["ATTNLAB_WARM"] = "0" if args.cold else "1"
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a cancelled run still removes its course
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="attnlab-bench-class-"))
@@ -163,29 +171,41 @@ def main() -> int:
         stages = Stages()
         stages.install()
         cells_seconds = _cell_seconds_hook(stages)
+        starts = _warm_start_hook()
         from attnlab.course import grade as grading_cli
         from attnlab.course.grading import Limits
 
         start = time.perf_counter()
         results = grading_cli.grade(course, jobs=args.jobs, limits=Limits())
-        wall = time.perf_counter() - start
+        end = time.perf_counter()
+        wall = end - start
         imports = cold_imports()
     finally:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    print(f"sandboxes: {'warm (ATTNLAB_WARM=1)' if args.warm else 'fresh, one per submission'}")
+    print(f"sandboxes: {'fresh, one per submission and memory probe (--cold)' if args.cold else 'warm workers, one per job slot'}")
 
     n = len(results)
     full = [r for r in results if kinds[(r.student, r.assignment)] == "correct"]
     at_full = sum(abs(r.score - r.max_score) < 1e-9 for r in full)
     per = wall / n
-    projected = per * TARGET_LEARNERS * TARGET_NOTEBOOKS / 60
+    first = min(cells_seconds["spans"])[0]
+    before = first - start  # preflight, plans, the thread pool: once per batch
+    first_starts = sorted(starts)[: args.jobs]  # the first warm worker of each job slot (in parallel)
+    warm_once = max((s[1] for s in first_starts), default=0.0)
+    overhead = before + warm_once
+    steady = (wall - overhead) / n
+    projected = (overhead + steady * TARGET_LEARNERS * TARGET_NOTEBOOKS) / 60
     print()
     print(f"graded {n} submission(s) with --jobs {args.jobs} in {wall:.1f} s: {n / wall:.2f} submissions/s, "
           f"{per:.2f} s each (wall)")
     print(f"statuses: {', '.join(f'{k} {v}' for k, v in sorted(Counter(r.status for r in results).items()))}; "
           f"correct at full marks: {at_full}/{len(full)}")
-    print(f"projection for {TARGET_LEARNERS} learners x {TARGET_NOTEBOOKS} notebooks: {projected:.1f} min "
+    print(f"one-off overhead: {overhead:.1f} s (before the first submission {before:.1f} s, first warm workers' "
+          f"start {warm_once:.1f} s); steady cost: {steady:.2f} s per submission (wall; grading, then feedback, "
+          f"records and CSV after the last one: {end - max(e for _, e in cells_seconds['spans']):.1f} s)")
+    print(f"projection for {TARGET_LEARNERS} learners x {TARGET_NOTEBOOKS} notebooks: {overhead:.0f} s + "
+          f"{steady:.2f} s x {TARGET_LEARNERS * TARGET_NOTEBOOKS} = {projected:.1f} min "
           f"(target <= {TARGET_MINUTES:g} min: {'met' if projected <= TARGET_MINUTES else 'NOT met'})")
     print(f"\nwhere the time goes: seconds per submission, by stage, as the grader records them "
           f"(Result.stages; with --jobs {args.jobs} two submissions overlap, so stages add up to about "
@@ -219,14 +239,16 @@ def _cell_seconds_hook(stages: Stages) -> dict[str, float]:
     ``Result.cell_log``) as each submission finishes."""
     from attnlab.course import grading
 
-    totals = {"total": 0.0}
+    totals = {"total": 0.0, "spans": []}  # spans: (start, end) of each submission, perf_counter
     original = grading.grade_submission
 
     def wrapped(*args, **kwargs):
+        began = time.perf_counter()
         result = original(*args, **kwargs)
         seconds = sum(float(e.get("seconds") or 0.0) for e in result.cell_log if isinstance(e, dict))
         with stages.lock:
             totals["total"] += seconds
+            totals["spans"].append((began, time.perf_counter()))
         return result
 
     grading.grade_submission = wrapped
@@ -234,6 +256,24 @@ def _cell_seconds_hook(stages: Stages) -> dict[str, float]:
 
     grade_module.grade_submission = wrapped  # grade.py imported it by name
     return totals
+
+
+def _warm_start_hook() -> list[tuple[float, float]]:
+    """(start, seconds) of every warm worker's start (attnlab.course.warm.Zygote)."""
+    from attnlab.course import warm
+
+    starts: list[tuple[float, float]] = []
+    original = warm.Zygote.__init__
+
+    def timed(self, *args, **kwargs):
+        began = time.perf_counter()
+        try:
+            original(self, *args, **kwargs)
+        finally:
+            starts.append((began, time.perf_counter() - began))
+
+    warm.Zygote.__init__ = timed
+    return starts
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Measurements the learner's process cannot fake (issue 11), and the trusted side's own bounds.
 
-Notebook 08's memory check is graded by a memory probe: a sandbox of its own runs the learner's
-cells and then only the measured call; the grader resets that process's peak resident size from
+Notebook 08's memory check is graded by a memory probe: a sandbox of its own (with warm workers:
+a fresh child of the slot's warm worker; both are tested) runs the learner's cells and then only
+the measured call; the grader resets that process's peak resident size from
 outside before any learner code runs and reads the kernel's count when it has ended. These tests
 grade, through the real grader, honest tiled attention (numpy and torch) and the ways a learner
 could try to look tiled without being tiled: switching ``tracemalloc`` off, a buffer allocated in
@@ -128,7 +129,7 @@ SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep 
 def _modes():
     from attnlab.course import boundary
 
-    return ["bwrap", "guard"] if boundary._probe().isolated else ["guard"]
+    return ["bwrap", "bwrap-cold", "guard"] if boundary._probe().isolated else ["guard"]  # bwrap: warm workers
 
 
 @pytest.fixture(scope="module", params=_modes())
@@ -139,7 +140,7 @@ def graded(request, tmp_path_factory):
     mode = request.param
     scratch = tmp_path_factory.mktemp(f"measured-{mode}")
     plan = plan_assignment(ck.ROOT, A)
-    names = [n for n in SUBMISSIONS if mode == "bwrap" or n not in ("resets_its_peak", "madvise_headroom")]  # see the README
+    names = [n for n in SUBMISSIONS if mode.startswith("bwrap") or n not in ("resets_its_peak", "madvise_headroom")]  # see the README
     subs = []
     for name in names:
         code = SUBMISSIONS[name][0]
@@ -148,18 +149,23 @@ def graded(request, tmp_path_factory):
         folder.mkdir(parents=True)
         (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
         subs.append(grading.Submission(name, A, folder))
-    old = os.environ.get(boundary.ENV)
-    os.environ[boundary.ENV] = mode
+    from attnlab.course import warm
+
+    old, old_warm = os.environ.get(boundary.ENV), os.environ.get(warm.ENV)
+    os.environ[boundary.ENV] = mode.split("-")[0]
+    os.environ[warm.ENV] = "0" if mode.endswith("-cold") else "1"  # warm: probes are children of a warm worker
     boundary.reset_probe()
     try:
         with ThreadPoolExecutor(2) as pool:
             results = list(pool.map(
                 lambda s: grading.grade_submission(s, plan, grading.Limits(), scratch, [ck.ROOT]), subs))
     finally:
-        if old is None:
-            os.environ.pop(boundary.ENV, None)
-        else:
-            os.environ[boundary.ENV] = old
+        warm.close_pool(scratch)
+        for name, value in ((boundary.ENV, old), (warm.ENV, old_warm)):
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
         boundary.reset_probe()
     return mode, {r.student: r for r in results}
 

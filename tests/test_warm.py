@@ -122,3 +122,37 @@ def test_warm_and_fresh_sandboxes_agree(tmp_path, monkeypatch):
     assert results["1"][0].stages.get("imports", 1.0) < 0.5  # the warm child imported nothing itself
     assert all(k in results["0"][0].stages for k in ("interpreter", "imports", "cells", "calls", "judge"))
     assert os.environ.get(warm.ENV) == "1"
+
+
+def test_memory_probes_are_children_of_the_warm_worker(tmp_path, warm_on, monkeypatch):
+    """Notebook 08's memory probes run in the submission's warm worker (no fresh sandbox), their
+    peak still read from outside, and the main run's answers are judged after them."""
+    plan = plan_assignment(ck.ROOT, "08_efficient_attention")
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    nb = ck.completed_student_notebook("08_efficient_attention")
+    (folder / "08_efficient_attention.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    runs = []
+    real = grading.run_sandbox
+
+    def spy(job_dir, job, *args, **kwargs):
+        run = real(job_dir, job, *args, **kwargs)
+        runs.append((bool(job.get("probe")), kwargs.get("zygote") is not None, run.peak, run.how))
+        return run
+
+    from attnlab.course.stages import measure as measure_stage, run as run_stage
+
+    monkeypatch.setattr(run_stage, "run_sandbox", spy)      # the main run
+    monkeypatch.setattr(measure_stage, "run_sandbox", spy)  # the memory probes
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    try:
+        result = grading.grade_submission(grading.Submission("s", "08_efficient_attention", folder), plan,
+                                          grading.Limits(), scratch, [ck.ROOT])
+    finally:
+        warm.close_pool(scratch)
+    probes = [r for r in runs if r[0]]
+    assert probes and all(warm_child for _, warm_child, _, _ in probes), runs
+    assert all(peak is not None and "read by the grader" in how for _, _, peak, how in probes), probes
+    assert (result.status, result.score) == ("graded", result.max_score), (result.details,
+                                                                        [c.lines for c in result.cells])

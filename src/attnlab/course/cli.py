@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the grader's own memory bound (heap), MiB (default: %(default)s)")
     g.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
     g.add_argument("--no-feedback", action="store_true", help="skip the feedback HTML")
+    g.add_argument("--cold", action="store_true",
+                   help="a fresh sandbox for every submission and memory probe, not a warm worker per job "
+                        "slot (as ATTNLAB_WARM=0)")
     g.add_argument("--shard", metavar="I/N", type=_shard,
                    help=("grade only shard I of N (a fixed share of the submissions, by student and "
                          "assignment) into autograde/shards/<release>/shard-I-of-N/, for N tasks at once on "
@@ -119,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--memory: expected at least 64 (MiB), got {args.memory}")
     if args.grader_memory < 512:
         parser.error(f"--grader-memory: expected at least 512 (MiB), got {args.grader_memory}")
+    if args.cold:
+        from . import warm
+
+        os.environ[warm.ENV] = "0"
     limits = Limits(notebook_seconds=args.timeout, cell_seconds=min(args.cell_timeout, args.timeout),
                     memory_mib=args.memory, grader_mib=args.grader_memory)
     _grade.grade(root, args.assignments or None, csv=args.csv, jobs=args.jobs, limits=limits,

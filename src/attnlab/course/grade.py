@@ -293,7 +293,7 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
 
 @contextlib.contextmanager
 def _warm_workers(scratch: Path):
-    """The batch's warm workers (``ATTNLAB_WARM=1``, :mod:`attnlab.course.warm`), ended with it."""
+    """The batch's warm workers (on unless ``ATTNLAB_WARM=0``, :mod:`attnlab.course.warm`), ended with it."""
     try:
         yield
     finally:

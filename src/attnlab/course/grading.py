@@ -125,7 +125,8 @@ def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation
     if not isolation.isolated:
         result.details.append(f"not isolated ({isolation.why})")
     result.cell_log = ran.cell_log
-    measured = measure_stage.measure(plan, job, ran, limits, scratch, isolation, denied, sub)  # 4. measure
+    measured = measure_stage.measure(plan, job, ran, limits, scratch, isolation, denied, sub,  # 4. measure
+                                     zygote)
     watch.lap("memory probes")
     read = read_stage.ReadResult(nb, "", borrowed, tampering)
     judged = judge_stage.judge_run(plan, read, ran, measured, limits)   # 5. judge

@@ -282,6 +282,7 @@ NEXT_MARK = b"\n\x00attnlab-sandbox-next\x00\n"
 MEASURE_MARK = b"\n\x00attnlab-sandbox-measure\x00\n"
 _MARKS_FD = 1
 _CONTROL = None
+_FORKED = False  # a warm worker's child (see zygote below)
 
 
 def address_space_now() -> int:
@@ -364,6 +365,10 @@ def main(job_dir: str) -> int:
     _MARKS_FD = os.dup(1)  # the marks go on even if a cell closes its stdout
     job = pickle.load(control)
     probe = job.get("probe")
+    if probe and _FORKED:  # the zygote is not dumpable, nor its children: let the grader (same
+        import ctypes       # user) reset this process's peak from outside, as in a fresh sandbox
+
+        ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE, 1
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -1188,8 +1193,9 @@ def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
                     os.dup2(fd, target)
                 os.close(fds[0])
                 os.close(fds[1])
-                global STARTED
+                global STARTED, _FORKED
                 STARTED = time.time()
+                _FORKED = True
                 code = main(job_dir)
             except BaseException:  # noqa: BLE001 - never back into the zygote's loop
                 with contextlib.suppress(BaseException):

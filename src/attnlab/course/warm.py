@@ -16,8 +16,12 @@ grader empties the slot's ``work``, ``results`` and ``tmp`` (the only places the
 write) before the next submission is copied in. A slot whose child was killed by the grader (time,
 memory) or that misbehaves in any way is thrown away; the next submission starts a new one.
 
-Off unless ``ATTNLAB_WARM=1`` (``attnlab-course grade`` sets nothing by default). Memory probes
-(notebook 08) and the preflight always start fresh sandboxes.
+On by default; ``ATTNLAB_WARM=0`` (or ``attnlab-course grade --cold``) turns it off. A memory
+probe (notebooks 06, 08) is a fresh child of the submission's zygote in its emptied slot, measured
+from outside as a fresh sandbox is (see ``grading.run_sandbox``): the grader resets the child's
+peak (``/proc/PID/clear_refs``) before any learner code runs, and the zygote's ``wait4`` gives the
+kernel's count of its peak; the main run's answers are kept aside meanwhile
+(:func:`keep_results`). The preflight always starts a fresh sandbox.
 """
 from __future__ import annotations
 
@@ -41,7 +45,8 @@ START_SECONDS = 120.0
 
 
 def enabled() -> bool:
-    return os.environ.get(ENV, "").strip().lower() in ("1", "yes", "on", "true")
+    """On unless ``ATTNLAB_WARM`` says off (``0``, ``no``, ``off``, ``false``)."""
+    return os.environ.get(ENV, "").strip().lower() not in ("0", "no", "off", "false")
 
 
 def _empty(folder: Path) -> None:
@@ -197,9 +202,64 @@ class WarmChild:
     def poll(self):
         return self.returncode
 
+    def python_pid(self) -> int | None:
+        """The host pid of this child (the zygote's only child while no learner code has run:
+        what a memory probe measures from outside), or None."""
+        import psutil
+
+        argv = ["-I", "-m", "attnlab.course.sandbox", "--zygote"]
+        for _ in range(50):
+            try:
+                tree = psutil.Process(self.zygote.proc.pid).children(recursive=True)
+                ours = {p.pid: p for p in tree if p.cmdline()[1:5] == argv}
+                roots = [pid for pid, p in ours.items() if p.ppid() not in ours]  # the zygote itself
+                kids = [pid for pid, p in ours.items() if roots and p.ppid() == roots[0]]
+                if len(roots) == 1 and len(kids) == 1:
+                    return kids[0]
+            except psutil.AccessDenied:
+                return None
+            except psutil.Error:  # a process that ended while we looked
+                pass
+            time.sleep(0.01)
+        return None
+
+    def healthy(self) -> bool:
+        return self.returncode == 0 and not self.killed and self.zygote.alive
+
     def wait(self, timeout=None):
         self._thread.join(timeout)
         return self.check()[1]
+
+
+def keep_results(z: Zygote, scratch: Path) -> Path:
+    """Copy the slot's ``results`` (its regular files) to a folder of the grader's own, before
+    memory probes reuse the slot."""
+    kept = Path(tempfile.mkdtemp(prefix="kept-", dir=scratch))
+    _copy_files(z.folder / "results", kept)
+    return kept
+
+
+def put_back_results(z: Zygote, kept: Path) -> None:
+    """Put what :func:`keep_results` kept back into the slot's ``results`` (made again if the
+    slot was thrown away meanwhile: the grader judges from there), then remove ``kept``."""
+    results = z.folder / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    _empty(results)
+    _copy_files(kept, results)
+    shutil.rmtree(kept, ignore_errors=True)
+
+
+def _copy_files(src: Path, dst: Path) -> None:
+    try:
+        entries = list(os.scandir(src))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_file(follow_symlinks=False):  # never a FIFO, a link or a folder
+            try:
+                shutil.copyfile(entry.path, dst / entry.name, follow_symlinks=False)
+            except OSError:
+                pass
 
 
 class Pool:

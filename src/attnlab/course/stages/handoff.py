@@ -197,7 +197,7 @@ STAGES = (
     ("sandbox exit", "sandbox exit + reaping"),
     ("sandbox other", "sandbox, not otherwise timed"),
     ("judge", "judging the answers (host)"),
-    ("memory probes", "memory probes (nb 08, own sandboxes)"),
+    ("memory probes", "memory probes (nb 06, 08: a process each, measured outside)"),
     ("cleanup", "removing the job folder (host)"),
     ("record", "gradebook + autograded notebook (host)"),
     ("feedback", "feedback page (host)"),

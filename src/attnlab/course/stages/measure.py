@@ -1,10 +1,11 @@
 """Stage 4, measure: what the grader measures itself, from outside the learner's process.
 
 Boundary rules owned here: a check that measures memory (notebook 08) is never answered by the
-learner's process about itself. Each such call gets a memory probe of its own (a fresh sandbox,
-the same cells, then only that call), whose peak resident size the grader reads from the
-kernel (:func:`attnlab.course.stages.run.run_sandbox`); tracemalloc and the learner's own
-counters change nothing.
+learner's process about itself. Each such call gets a memory probe of its own (a fresh process
+that runs the same cells, then only that call: a child of the slot's warm worker, or a fresh
+sandbox), whose peak resident size the grader resets and reads from the kernel
+(:func:`attnlab.course.stages.run.run_sandbox`); tracemalloc and the learner's own counters
+change nothing.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from attnlab.checks import Outcome
 
-from .. import boundary
+from .. import boundary, warm
 from ..plan import AssignmentPlan
 from .collect import copy_submission
 from .fonts import _give_font_list
@@ -24,14 +25,37 @@ from .run import run_sandbox
 
 
 def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Limits, scratch: Path,
-                     isolation: boundary.Isolation, denied: list[Path], sub: Submission) -> dict[int, Outcome]:
+                     isolation: boundary.Isolation, denied: list[Path], sub: Submission,
+                     zygote=None) -> dict[int, Outcome]:
     """Answers to the checks that measure memory (notebook 08), measured by the grader itself:
     for each such call that the main run answered, a memory probe (a sandbox of its own, the
     same cells, then only that call) whose peak resident size the grader reads from the kernel,
     outside the learner's process (see :func:`run_sandbox`). What the learner's code does to
     ``tracemalloc`` or to its own counters changes nothing; memory its cells keep (a buffer
-    allocated in advance) counts, since the baseline is taken before any of its code runs."""
+    allocated in advance) counts, since the baseline is taken before any of its code runs.
+
+    With a warm worker (``zygote``, whose main run ended cleanly) each probe is a fresh child of
+    it in the emptied slot instead of a fresh sandbox; the main run's answers are kept aside
+    meanwhile and put back for the judge."""
     out: dict[int, Outcome] = {}
+    child = getattr(zygote, "child", None)
+    if child is None or not child.healthy() or not isolation.isolated:
+        zygote = None
+    kept = None
+    try:
+        for call_plain, verdict, cc, i, case, cid in list(_measured_cases(plan, results)):  # read first:
+            # a warm probe empties the slot's results
+            if zygote is not None and kept is None:
+                kept = warm.keep_results(zygote, scratch)
+            out[cid] = _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation,
+                                     denied, sub, zygote if zygote is not None and zygote.alive else None)
+    finally:
+        if kept is not None:
+            warm.put_back_results(zygote, kept)
+    return out
+
+
+def _measured_cases(plan: AssignmentPlan, results: Path):
     for cell in plan.grade_cells:
         for cc in cell.calls:
             pair = getattr(cc.spec.invoke, "measured_outside", None)
@@ -46,26 +70,32 @@ def _measure_outside(plan: AssignmentPlan, results: Path, job: dict, limits: Lim
                 first = _load_outcome(results, cid, bound=lambda spec=cc.spec, i=i: AnswerBound.of(spec, i))
                 if first is None or first.error is not None:
                     continue  # not defined, not implemented, or failed: judged on the main run
-                out[cid] = _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation,
-                                         denied, sub)
-    return out
+                yield call_plain, verdict, cc, i, case, cid
 
 
-def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub) -> Outcome:
+def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolation, denied, sub,
+                  zygote=None) -> Outcome:
     cid = cc.first_id + i
-    job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
-    space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
+    if zygote is not None:  # a fresh child of the warm worker, in its emptied slot
+        job_dir, space = zygote.folder, None
+        zygote.reset()
+    else:
+        job_dir = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch))
+        space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
     try:
-        copy_submission(sub.folder, job_dir / "work")
+        copy_submission(sub.folder, job_dir / "work", exist_ok=zygote is not None)
         (job_dir / "results").mkdir(exist_ok=True)
-        (job_dir / "tmp").mkdir()
-        _give_font_list(scratch, job_dir / "tmp")
+        if zygote is None:
+            (job_dir / "tmp").mkdir()
+            _give_font_list(scratch, job_dir / "tmp")
         inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
         probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "",
                          calls=[{"id": cid, "name": cc.learner_name, "invoke": call_plain,
                                  "args": case.args, "kwargs": case.kwargs}],
                          probe={"warmup": [(cc.spec.reference, case.args, case.kwargs)]})
-        run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied])
+        run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied], zygote=zygote)
+        if zygote is not None and not zygote.child.healthy():
+            zygote.alive = False  # the next probes, and the next submission, get fresh ones
         if run.killed == "timeout":
             return Outcome(error="TimeoutError", message="the memory measurement did not finish in time")
         if run.killed == "memory":
@@ -82,11 +112,13 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
         message = verdict(run.peak, run.how, *case.args, **case.kwargs)
         return Outcome(error="TooMuchMemory", message=message) if message else got
     finally:
-        space.close()
-        shutil.rmtree(job_dir, ignore_errors=True)
+        if space is not None:
+            space.close()
+            shutil.rmtree(job_dir, ignore_errors=True)
 
 
 def measure(plan: AssignmentPlan, job: Job, ran: Ran, limits: Limits, scratch: Path,
-            isolation: boundary.Isolation, denied: list[Path], sub: Submission) -> Measured:
+            isolation: boundary.Isolation, denied: list[Path], sub: Submission, zygote=None) -> Measured:
     """The memory checks' answers, measured outside (none for most notebooks)."""
-    return Measured(_measure_outside(plan, ran.results, job.spec, limits, scratch, isolation, denied, sub))
+    return Measured(_measure_outside(plan, ran.results, job.spec, limits, scratch, isolation, denied, sub,
+                                     zygote))

@@ -119,7 +119,7 @@ def _baseline(pid: int | None) -> tuple[int | None, str]:
 def _command(job_dir: Path, limits: Limits, isolation: boundary.Isolation, hide, zygote, probe: bool):
     """How the sandbox starts: ``(argv, cgroup, env, cwd)``; argv None for a warm worker's child
     (:mod:`attnlab.course.warm`), which starts itself in its own cgroup."""
-    if zygote is not None and not probe and isolation.isolated:
+    if zygote is not None and isolation.isolated:  # (a probe's peak: its zygote's wait4, warm.WarmChild)
         return None, zygote.cgroup, None, None
     if isolation.isolated:
         inside = boundary.JOB_ROOT
@@ -152,16 +152,19 @@ def _keep_answers(results: Path, answers: dict[str, bytes | None], calls: list[d
                     pass
 
 
-def _probe_peak(peak_r: int, base: int | None, window, killed: str | None) -> int | None:
+def _probe_peak(peak_r: int | None, base: int | None, window, killed: str | None,
+                maxrss: int | None = None) -> int | None:
     """A memory probe's peak resident bytes over its baseline, from the waiter's count (the pipe
-    ``peak_r``, closed here); ``window``: (peak before the call, baseline of the call)."""
-    try:
-        text = os.read(peak_r, 64).decode("ascii", "replace").strip()
-        maxrss = int(text) * 1024 if text.isdigit() else None
-    except OSError:
-        maxrss = None
-    finally:
-        os.close(peak_r)
+    ``peak_r``, closed here) or, for a warm worker's child (no pipe), ``maxrss`` from its
+    zygote's ``wait4``; ``window``: (peak before the call, baseline of the call)."""
+    if peak_r is not None:
+        try:
+            text = os.read(peak_r, 64).decode("ascii", "replace").strip()
+            maxrss = int(text) * 1024 if text.isdigit() else None
+        except OSError:
+            maxrss = None
+        finally:
+            os.close(peak_r)
     if base is None or maxrss is None or killed:
         return None
     peak = max(maxrss - base, 0)
@@ -193,7 +196,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     probe = bool(job.get("probe"))
     cmd, cgroup, popen_env, cwd = _command(job_dir, limits, isolation, hide, zygote, probe)
     peak_r = peak_w = None
-    if probe:
+    if probe and cmd is not None:
         peak_r, peak_w = os.pipe()
         cmd = [sys.executable, "-I", "-S", "-c", WAITER, str(peak_w), *cmd]
     started_at = time.time()
@@ -203,7 +206,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         else:
             proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, start_new_session=True,
-                                    pass_fds=(peak_w,) if probe else ())
+                                    pass_fds=(peak_w,) if peak_w is not None else ())
     finally:
         if peak_w is not None:
             os.close(peak_w)
@@ -292,7 +295,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     except psutil.Error:
         ps = None
     next_memory_check = 0.0
-    base, how = None, ""
+    base, how, maxrss = None, "", None  # maxrss: a warm child's peak, from its zygote's wait4
     python_pid, window = None, None  # a probe: the sandbox's Python; (peak before the call, baseline of the call)
     capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
     filled = False
@@ -300,8 +303,9 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     try:
         while True:
             if cmd is None:
-                done, _, _ = proc.check()
+                done, _, kib = proc.check()
                 if done:
+                    maxrss = kib * 1024 if isinstance(kib, int) else None
                     break
             else:
                 done, status, _ = os.wait4(proc.pid, os.WNOHANG)
@@ -309,7 +313,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                     proc.returncode = os.waitstatus_to_exitcode(status)
                     break
             if probe and ready.is_set() and not how:
-                python_pid = _python_pid(proc)
+                python_pid = proc.python_pid() if cmd is None else _python_pid(proc)
                 base, how = _baseline(python_pid)
                 how = how or "no baseline"
                 try:
@@ -377,7 +381,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     reader.join(timeout=5)
     writer.join(timeout=1)
     _keep_answers(results, answers, calls)
-    peak = _probe_peak(peak_r, base, window, killed) if probe else None
+    peak = _probe_peak(peak_r, base, window, killed, maxrss) if probe else None
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
                       b"".join(kept).decode("utf-8", "replace"), peak, HOW.get(how, how), filled,
                       started_at, time.time())
