@@ -189,6 +189,35 @@ def check_page(page: str, notebook: dict) -> None:
                                  f"cells ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})")
 
 
+_NO_ALT = _re.compile(r"<img\b(?![^>]*\balt\s*=)", _re.IGNORECASE)
+NO_ALT_TEXT = "No description has been provided for this image"  # nbconvert's own words
+
+
+def _without_soup(exporter_class):
+    """nbconvert's HTML exporter, less its last pass: after rendering, nbconvert 7 parses the whole
+    page with BeautifulSoup's pure-Python parser and writes it out again, only to give images
+    without one an ``alt`` text and to make JupyterLab-template cells focusable. That pass was
+    about half of a feedback page's time. nbgrader's feedback template is the classic one (no
+    JupyterLab cells), so only the ``alt`` text is left to do, and it is done on the text."""
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from nbconvert.filters.highlight import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+    class FeedbackExporter(exporter_class):
+        def from_notebook_node(self, nb, resources=None, **kw):
+            langinfo = nb.metadata.get("language_info", {})
+            lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
+            self.register_filter("highlight_code",
+                                 self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+            resources = self._init_resources(resources)
+            self.register_filter("filter_data_type", WidgetsDataTypeFilter(
+                notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+            html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            return _NO_ALT.sub(f'<img alt="{NO_ALT_TEXT}"', html), resources
+
+    return FeedbackExporter
+
+
 class FeedbackWriter:
     """nbgrader's feedback (its ``GenerateFeedback`` converter: the course's preprocessors and
     nbgrader's feedback template), one submission at a time in the grader's process, from the
@@ -210,7 +239,7 @@ class FeedbackWriter:
         self.base = _Path(base) if base is not None else self.root / "autograde"
         self.db_url = db_url or self.coursedir.db_url
         converter = GenerateFeedback(coursedir=self.coursedir, config=config)
-        self.exporter = converter.exporter_class(parent=converter, config=converter.config)
+        self.exporter = _without_soup(converter.exporter_class)(parent=converter, config=converter.config)
         for pp in converter.preprocessors:
             self.exporter.register_preprocessor(pp)
 
