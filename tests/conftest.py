@@ -66,6 +66,10 @@ def _course_secret_put_back():
     cases than it was written for. Each test starts with the secret it found."""
     from attnlab.checks import _core
 
-    saved = list(_core._SECRET)
+    saved, env = list(_core._SECRET), os.environ.get(_core.SECRET_ENV)
     yield
     _core._SECRET[:] = saved
+    if env is None:
+        os.environ.pop(_core.SECRET_ENV, None)
+    else:
+        os.environ[_core.SECRET_ENV] = env

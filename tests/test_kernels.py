@@ -477,3 +477,25 @@ def test_every_catalogued_mistake_loses_points_and_is_named(mistakes, checks, hi
                 messages.append(str(exc))
         assert messages, f"{mistake.name!r} passes every check"
         assert any(mistake.name in m for m in messages), f"{mistake.name!r} diagnosed as:\n{messages}"
+
+
+@pytest.mark.parametrize("secret", [f"course-secret-{k}" for k in range(0, 60, 3)])
+def test_fit_bandwidth_mistakes_are_named_under_any_course_secret(secret, monkeypatch):
+    """The hidden cases come from the course secret: whichever it is, each catalogued
+    fit_bandwidth mistake gets its own name (under some secrets "no search" used to share its
+    answer with "argmax", and "σ not squared" with "no leave-one-out")."""
+    from attnlab.checks import _core
+
+    monkeypatch.setattr(_core, "_SECRET", [secret])
+    for mistake in km.FIT_BANDWIDTH_MISTAKES:
+        messages = []
+        for check in (km.check_fit_bandwidth, km.check_fit_bandwidth_candidates):
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    check(mistake.impl, hidden=True)
+            except AssertionError as exc:
+                messages.append(str(exc))
+        assert any(mistake.name in m for m in messages), (secret, mistake.name, messages)
+    with contextlib.redirect_stdout(io.StringIO()):
+        km.check_fit_bandwidth(km._ref.fit_bandwidth, hidden=True)
+        km.check_fit_bandwidth_candidates(km._ref.fit_bandwidth, hidden=True)

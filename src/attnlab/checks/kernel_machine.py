@@ -345,11 +345,40 @@ def _fb_cases(hidden: bool) -> list[Case]:
     return cases
 
 
+def _first_stands_apart(x, y, candidates: np.ndarray) -> np.ndarray:
+    """``candidates`` reordered (only where needed) so that its first entry is neither the right
+    answer nor the answer of any other catalogued mistake: "returning the first candidate" then
+    has an answer of its own on this case and is named, whatever data the course secret drew."""
+    candidates = candidates.copy()
+    for j in range(len(candidates)):
+        trial = candidates.copy()
+        trial[[0, j]] = trial[[j, 0]]
+        others = [_ref.fit_bandwidth(x, y, trial)]
+        others += [m.impl(x, y, trial) for m in FIT_BANDWIDTH_MISTAKES if m.impl is not _fb_first]
+        if not any(np.isclose(float(np.ravel(o)[0]), trial[0]) for o in others if np.size(o) == 1):
+            return trial
+    return candidates
+
+
+def _answers_apart(x, y, candidates: np.ndarray) -> bool:
+    """True when, on this data, the right answer and every catalogued mistake that returns a
+    candidate give different candidates, so that each mistake is told from the others."""
+    answers = [_ref.fit_bandwidth(x, y, candidates)]
+    answers += [float(np.ravel(m.impl(x, y, candidates))[0]) for m in FIT_BANDWIDTH_MISTAKES
+                if m.impl not in (_fb_first, _fb_index, _fb_error)]
+    return len(set(np.round(answers, 8))) == len(answers)
+
+
 def _fb_candidate_cases(hidden: bool) -> list[Case]:
     rng = case_rng(622 if hidden else 82, hidden)
     x, y = _noisy_data(rng, 26 if hidden else 24, noise=0.3)
-    shuffled = _GRID[rng.permutation(len(_GRID))]
+    for _ in range(40 if hidden else 0):  # hidden data (drawn from the course secret) that tells the
+        if _answers_apart(x, y, _GRID):    # mistakes apart; the visible data does already
+            break
+        x, y = _noisy_data(rng, 26, noise=0.3)
+    shuffled = _first_stands_apart(x, y, _GRID[rng.permutation(len(_GRID))])
     coarse = np.array([2.0, 0.9, 0.15, 0.05]) if hidden else np.array([1.5, 0.2, 0.7, 0.04])
+    coarse = _first_stands_apart(x, y, coarse)
     return [
         Case((x, y, shuffled), why=f"{len(_GRID)} candidates in random order"),
         Case((x, y, coarse), why="4 candidates, unsorted"),
