@@ -16,7 +16,7 @@ import pytest
 
 from coursekit import ROOT
 from test_hostile_ids import HOSTILE
-from test_lab import TOKEN, _free_port, wait_for
+from test_lab import TOKEN, _free_port, stop, wait_for
 
 from attnlab.course import formgrader_pages
 
@@ -105,11 +105,7 @@ def formgrader(tmp_path_factory):
         wait_for(f"{base}/api/status", proc)
         yield base, submissions
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 def _q(text: str) -> str:

@@ -60,6 +60,15 @@ def wait_for(url: str, proc: subprocess.Popen, seconds: float = 120) -> None:
     raise AssertionError(f"no answer from {url} in {seconds:.0f} s")
 
 
+def stop(proc: subprocess.Popen) -> None:
+    """End a server started for a test: asked first, killed after 20 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 pytestmark = pytest.mark.xdist_group("lab")  # the module's fixture is built once, on one worker
 
 
@@ -77,11 +86,7 @@ def lab(tmp_path_factory):
         wait_for(f"{base}/api/status", proc)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 def test_start_page_is_the_course_map(lab):

@@ -21,6 +21,7 @@ import pytest
 
 from attnlab.course import site as sitelib
 from coursekit import RELEASE
+from test_lab import stop
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("site")]  # the browser tests share a worker
 
@@ -79,11 +80,7 @@ def lab(tmp_path):
                 time.sleep(0.5)
         yield base, token, root
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         log.close()
 
 

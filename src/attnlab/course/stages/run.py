@@ -286,6 +286,14 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
             with marked:
                 marked.notify_all()
 
+    def go() -> None:  # a probe waits for this line at its ready and measure marks
+        try:
+            with marked:
+                proc.stdin.write(b"go\n")
+                proc.stdin.flush()
+        except (OSError, ValueError):
+            pass
+
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     killed = None
@@ -316,24 +324,14 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 python_pid = proc.python_pid() if cmd is None else _python_pid(proc)
                 base, how = _baseline(python_pid)
                 how = how or "no baseline"
-                try:
-                    with marked:
-                        proc.stdin.write(b"go\n")
-                        proc.stdin.flush()
-                except (OSError, ValueError):
-                    pass
+                go()
             if probe and measure.is_set() and window is None:
                 # The cells have run: what they left resident is the call's own baseline too, so
                 # memory they gave back (pages dropped with madvise) is no headroom for the call.
                 before_kib = _status_kib(python_pid, "VmHWM") if python_pid else None
                 base2, how2 = _baseline(python_pid) if python_pid else (None, "")
                 window = (None if before_kib is None else before_kib * 1024, base2 if how2 == "reset" else None)
-                try:
-                    with marked:
-                        proc.stdin.write(b"go\n")
-                        proc.stdin.flush()
-                except (OSError, ValueError):
-                    pass
+                go()
             # Wake at once when the probe says it is ready or the sandbox's output ends (its
             # exit), not at the next tick. (Code that closes its own stdout and goes on running
             # only gets the usual tick back after half a second.)
