@@ -298,3 +298,44 @@ def test_catalogue_distinctness_helper_reports_a_mistake_equal_to_the_reference(
                             Mistake("triples", "", lambda x: 3 * x)])
 
     assert ck.mistakes_not_told_apart([check_double], False, crash_loses_points=False) == ["same as the reference"]
+
+
+def test_a_specs_reference_runs_once_per_case_and_each_caller_gets_its_own_copy():
+    """The grader judges a class's answers against one spec: the reference runs once per case
+    (its plain outcome kept), every verdict gets a copy it may change, and a reference whose
+    value is not plain data (a module) runs afresh each time."""
+    import numpy as np
+
+    from attnlab.checks._core import Case, CheckSpec, Outcome
+
+    runs = []
+
+    def reference(x):
+        runs.append(1)
+        return np.exp(x) / np.exp(x).sum()
+
+    x = np.array([0.0, 1.0, 2.0])
+    spec = CheckSpec("softmax", reference, [Case((x,)), Case((x[:2],))])
+    right = reference(x)
+    runs.clear()
+    for _ in range(5):  # a right answer: the reference is the only other call
+        assert spec.verdict(0, Outcome(value=right.copy())) is None
+    assert len(runs) == 1
+    for wrong in (right + 1, right * 2, right[::-1].copy()):  # still named as wrong
+        assert "is not right yet" in spec.verdict(0, Outcome(value=wrong))[0]
+    runs.clear()
+    mine = spec.reference_outcome(0)
+    mine.value[:] = 0
+    assert np.allclose(spec.reference_outcome(0).value, right) and not runs
+    spec.reference_outcome(1)
+    spec.reference_outcome(1)
+    assert len(runs) == 1  # each case once
+
+    class Module:
+        pass
+
+    made = []
+    module_spec = CheckSpec("layer", lambda: made.append(1) or Module(), [Case(())])
+    module_spec.reference_outcome(0)
+    module_spec.reference_outcome(0)
+    assert len(made) == 2

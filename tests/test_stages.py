@@ -193,3 +193,57 @@ def test_feedback_exporter_without_nbconverts_soup_pass_gives_the_same_page():
     assert ours.count("<img") == theirs.count("<img") == 2
     assert ours.count(f'alt="{NO_ALT_TEXT}"') == 1 and "a plot" in ours
     assert len(re.findall(r"<img\b[^>]*\balt=", ours)) == 2
+
+
+def test_feedback_highlighting_is_remembered_and_gives_the_same_page(tmp_path):
+    """The feedback exporter highlights a cell's source once per worker (a class's pages share
+    most cells): the second page of the same notebook is byte-for-byte the page made without the
+    memory, and a changed cell is highlighted afresh."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from attnlab.course.feedback import _Remembered, _without_soup
+
+    def notebook(answer):
+        nb = nbformat.v4.new_notebook(cells=[
+            nbformat.v4.new_markdown_cell("# Title"),
+            nbformat.v4.new_code_cell("import numpy as np\nx = np.arange(3)  # a handout cell"),
+            nbformat.v4.new_code_cell(f"def answer():\n    return {answer!r}"),
+        ], metadata={"language_info": {"name": "python", "pygments_lexer": "ipython3"}})
+        for i, cell in enumerate(nb.cells):
+            cell.id = f"cell-{i}"
+        return nb
+
+    ours = _without_soup(HTMLExporter)(template_name="classic")
+    plain = _without_soup(HTMLExporter)(template_name="classic")
+    first, _ = ours.from_notebook_node(notebook("one"))
+    (memo,) = ours._attnlab_highlighters.values()
+    assert isinstance(memo, _Remembered) and len(memo.memo) == 2
+    again, _ = ours.from_notebook_node(notebook("one"))
+    other, _ = ours.from_notebook_node(notebook("two"))
+    assert len(memo.memo) == 3  # only the changed cell was highlighted again
+    plain.register_filter("highlight_code", memo.highlight)  # the same filter, no memory
+    assert again == first == plain.from_notebook_node(notebook("one"))[0]
+    assert other == plain.from_notebook_node(notebook("two"))[0] != first
+    memo.LIMIT = 1
+    ours.from_notebook_node(notebook("three"))
+    assert len(memo.memo) <= 1
+
+
+def test_a_memory_probes_warm_up_runs_on_the_first_rows_of_each_input():
+    """The reference's warm-up before a probe's baseline (libraries loaded, caches made) runs on
+    the measured inputs cut to their first rows, consistently across inputs (queries, keys and
+    per-query vectors alike); other arguments are passed unchanged."""
+    import numpy as np
+
+    from attnlab.course.stages.measure import WARMUP_ROWS, _cut
+
+    n, m = WARMUP_ROWS + 100, WARMUP_ROWS * 3
+    Q, K, lse = np.ones((2, n, 16)), np.ones((m, 16)), np.ones(n)
+    small = np.ones((5, 4))
+    fn = object()
+    cut = _cut((Q, K, lse, small, 128, fn, np.float64(2.0)))
+    assert [a.shape for a in cut[:4]] == [(2, WARMUP_ROWS, 16), (WARMUP_ROWS, 16), (WARMUP_ROWS,), (5, 4)]
+    assert all(a.flags["C_CONTIGUOUS"] for a in cut[:4])
+    assert cut[4] == 128 and cut[5] is fn and cut[6] == 2.0
+    assert np.shares_memory(cut[3], small) or np.array_equal(cut[3], small)

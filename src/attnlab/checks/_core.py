@@ -387,6 +387,20 @@ class Outcome:
     mutated: bool = False
 
 
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is plain data: numpy arrays and scalars, numbers, strings, None, and
+    tuples or lists of them."""
+    if depth > 8:
+        return False
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype != object
+    if isinstance(value, (tuple, list)):
+        return all(_plain(v, depth + 1) for v in value)
+    return False
+
+
 def _default_invoke(obj: Any, *args: Any, **kwargs: Any) -> Any:
     return obj(*args, **kwargs)
 
@@ -634,6 +648,21 @@ class CheckSpec:
         verdict = self.verdict(index, got)
         return None if verdict is None else verdict[0]
 
+    def reference_outcome(self, index: int) -> Outcome:
+        """The reference's outcome on case ``index``, worked out once per spec when it is plain
+        data (arrays, numbers, strings, tuples of them): the grader judges a whole class's
+        answers against the same spec, and a reference run (a tiled attention over thousands of
+        keys, a Transformer's decoding) cost more than the rest of a verdict. Each caller gets
+        its own copy."""
+        memo = self.__dict__.setdefault("_reference_outcomes", {})
+        kept = memo.get(index)
+        if kept is None:
+            kept = call(self.reference, self.cases[index])
+            if not _plain(kept.value):
+                return kept  # (a module, a tensor: made afresh each time)
+            memo[index] = kept
+        return copy.deepcopy(kept)
+
     def verdict(self, index: int, got: Outcome,
                 probe: Callable[[Case], Outcome] | None = None,
                 diverge: Callable[[Case], str | None] | None = None) -> tuple[str, Mistake | None] | None:
@@ -652,7 +681,7 @@ class CheckSpec:
         if self.judge_value is not None:
             message = self.judge_value(case, got)
             return None if message is None else (message, None)
-        ref = call(self.reference, case)
+        ref = self.reference_outcome(index)
         if ref.error is not None and case.raises is None:  # a bug in the check itself
             raise RuntimeError(f"the reference {self.exercise} failed on {where}: {ref.error}: {ref.message}")
         rtol, atol = max(self.rtol, RTOL), max(self.atol, ATOL)

@@ -193,6 +193,29 @@ _NO_ALT = _re.compile(r"<img\b(?![^>]*\balt\s*=)", _re.IGNORECASE)
 NO_ALT_TEXT = "No description has been provided for this image"  # nbconvert's own words
 
 
+class _Remembered:
+    """nbconvert's ``highlight_code`` filter with a memory: the same source (most cells of a
+    class's notebooks are the same handout cells) is highlighted once per worker, not once per
+    page. Pygments was about half of a feedback page's time."""
+
+    LIMIT = 4096  # entries kept; forgotten all at once past it (a class's distinct cells are far fewer)
+
+    def __init__(self, highlight) -> None:
+        self.highlight = highlight
+        self.memo: dict = {}
+
+    def __call__(self, source, language=None, metadata=None):
+        try:
+            key = (source, language, _json.dumps(metadata, sort_keys=True, default=repr))
+        except (TypeError, ValueError):
+            return self.highlight(source, language, metadata)
+        if key not in self.memo:
+            if len(self.memo) >= self.LIMIT:
+                self.memo.clear()
+            self.memo[key] = self.highlight(source, language, metadata)
+        return self.memo[key]
+
+
 def _without_soup(exporter_class):
     """nbconvert's HTML exporter, less its last pass: after rendering, nbconvert 7 parses the whole
     page with BeautifulSoup's pure-Python parser and writes it out again, only to give images
@@ -207,8 +230,14 @@ def _without_soup(exporter_class):
         def from_notebook_node(self, nb, resources=None, **kw):
             langinfo = nb.metadata.get("language_info", {})
             lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
-            self.register_filter("highlight_code",
-                                 self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+            if "highlight_code" in self.filters:
+                highlight = self.filters["highlight_code"]
+            else:  # one per lexer, remembered by this exporter (one per worker process)
+                highlighters = self.__dict__.setdefault("_attnlab_highlighters", {})
+                if repr(lexer) not in highlighters:
+                    highlighters[repr(lexer)] = _Remembered(Highlight2HTML(pygments_lexer=lexer, parent=self))
+                highlight = highlighters[repr(lexer)]
+            self.register_filter("highlight_code", highlight)
             resources = self._init_resources(resources)
             self.register_filter("filter_data_type", WidgetsDataTypeFilter(
                 notebook_metadata=self._nb_metadata, parent=self, resources=resources))
