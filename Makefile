@@ -106,10 +106,10 @@ handouts: site
 # Deletes what `make grade` rebuilds; the gradebook (students, manual grades) is moved aside, never
 # deleted; due dates come back from autograde/due_dates.csv on the next release or grade.
 GRADING_OUTPUTS := autograde/autograded autograde/feedback autograde/grades.csv autograde/.grading \
-  autograde/grading.log autograde/report
+  autograde/grading.log autograde/report autograde/shards
 clean-grading:
-	@echo "deleting $(GRADING_OUTPUTS) (make grade rebuilds them)"
-	@rm -rf $(GRADING_OUTPUTS)
+	@echo "deleting $(GRADING_OUTPUTS) autograde/slurm-*.out (make grade and merge rebuild them)"
+	@rm -rf $(GRADING_OUTPUTS) autograde/slurm-*.out
 	@if [ -f autograde/gradebook.db ]; then \
 	  mkdir -p autograde/backups; \
 	  dest=autograde/backups/gradebook-$$(date -u +%Y%m%dT%H%M%SZ).db; \

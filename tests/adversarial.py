@@ -11,7 +11,9 @@ the gradebook or the solutions is the sandbox's doing, not the cheat's ignorance
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -182,7 +184,18 @@ def attacks() -> list[Attack]:
                full=BLANK))
     A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3() + value_routes()
              + memo_routes())
-    return A
+    return [untrusted(a) if a.name in UNTRUSTING else a for a in A]
+
+
+# Tampering that is no one exercise's (the grader or the course reached for, frames or every
+# object searched, a private process call): every grade cell scores 0, since the checks ran beside
+# it (issue 38: a status that takes points away has taken them).
+UNTRUSTING = {"vandal", "fork_exec_new_session", "stack_patches_harness", "prints_the_job",
+              "answers_from_a_table", "raises_its_input"}
+
+
+def untrusted(attack: Attack) -> Attack:
+    return dataclasses.replace(attack, zero=BLANK, full=())
 
 
 # --- escapes from the sandbox (issue 11) ------------------------------------------------------
@@ -244,6 +257,8 @@ def escapes() -> list[Attack]:
                note="a compiled module writes with C calls: only the OS boundary stops it"))
     add(Attack("symlinked_notebook", "malformed notebook", _symlinked_notebook, zero=BLANK))
     add(Attack("symlinked_extra_file", "graded", _symlinked_extra, full=BLANK))
+    add(Attack("hard_linked_notebook", "malformed notebook", _hard_linked_notebook, zero=BLANK))
+    add(Attack("hard_linked_extra_file", "graded", _hard_linked_extra, full=BLANK))
     return A
 
 
@@ -292,6 +307,16 @@ def _native_extension(course: Path, folder: Path) -> dict:
 
 def _symlinked_notebook(course: Path, folder: Path) -> None:
     (folder / f"{ASSIGNMENT}.ipynb").symlink_to(_source_path(course))
+
+
+def _hard_linked_notebook(course: Path, folder: Path) -> None:
+    """The notebook as a second name of the solutions' source (a link count of 2): never read."""
+    os.link(_source_path(course), folder / f"{ASSIGNMENT}.ipynb")
+
+
+def _hard_linked_extra(course: Path, folder: Path) -> dict:
+    os.link(_source_path(course), folder / "data.ipynb")
+    return _last(_student_nb(), "import os\nprint('data.ipynb' in os.listdir('.'))\n")
 
 
 def _symlinked_extra(course: Path, folder: Path) -> dict:

@@ -187,3 +187,20 @@ def test_hidden_messages_are_told_without_the_call():
     right = Outcome(value=hidden.spec.reference(*hidden.spec.cases[0].args, **hidden.spec.cases[0].kwargs))
     assert grading._hidden_message(hidden, 0, right) is None
     assert grading._hidden_message(hidden, 0, Outcome(error="NotImplementedError")).startswith("softmax is not implemented")
+
+
+@pytest.mark.parametrize("name", ["TooMuchMemory", "MemoryNotMeasured", "TimeoutError", "MemoryError"])
+def test_an_error_the_learner_names_like_the_graders_is_the_learners(name):
+    """Issue 40: an exception class the learner calls TooMuchMemory is not the grader's memory
+    verdict: on a hidden case its message (which may hold the hidden input) stays out. Only an
+    outcome the grader made itself (stages.handoff.GraderOutcome) is quoted."""
+    from attnlab.course import grading
+    from attnlab.course.stages.handoff import GraderOutcome
+
+    plan = plan_assignment(ck.ROOT, A)
+    hidden = next(cc for cell in plan.grade_cells for cc in cell.calls if cc.learner_name == "softmax" and cc.hidden)
+    forged = Outcome(error=name, message="SECRET-INPUT [[1.5, 2.5]] shape (7, 3)")
+    message = grading._hidden_message(hidden, 0, forged)
+    assert "SECRET" not in message and "(7, 3)" not in message, message
+    own = GraderOutcome(error=name, message="the grader's own words")
+    assert "the grader's own words" in (grading._hidden_message(hidden, 0, own, grader_made=True) or "")

@@ -156,3 +156,38 @@ def test_memory_probes_are_children_of_the_warm_worker(tmp_path, warm_on, monkey
     assert all(peak is not None and "read by the grader" in how for _, _, peak, how in probes), probes
     assert (result.status, result.score) == ("graded", result.max_score), (result.details,
                                                                         [c.lines for c in result.cells])
+
+
+KEYRING = r'''
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {"x86_64": (248, 250), "aarch64": (217, 219)}[__import__("os").uname().machine]
+KEY_SPEC_USER_KEYRING, KEYCTL_SEARCH = -4, 10
+if MODE == "write":
+    r = libc.syscall(calls[0], b"user", b"attnlab-leak", b"from the previous submission", 28,
+                     ctypes.c_int(KEY_SPEC_USER_KEYRING))
+else:
+    r = libc.syscall(calls[1], KEYCTL_SEARCH, ctypes.c_int(KEY_SPEC_USER_KEYRING), b"user", b"attnlab-leak", 0)
+print("KEYRING", MODE, r, ctypes.get_errno())
+'''
+
+
+def test_no_keyring_reaches_the_next_submission(tmp_path, warm_on):
+    """Issue 40: the kernel's user keyring is shared by every process of the sandbox's user and
+    nothing empties it between two children of a warm worker, so its system calls are refused:
+    what one learner could store there, the next could read."""
+    plan = plan_assignment(ck.ROOT, A)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    try:
+        first = grading.grade_submission(_submit(tmp_path, "a", "MODE = 'write'\n" + KEYRING), plan,
+                                         grading.Limits(), scratch, [ck.ROOT])
+        second = grading.grade_submission(_submit(tmp_path, "b", "MODE = 'read'\n" + KEYRING), plan,
+                                          grading.Limits(), scratch, [ck.ROOT])
+    finally:
+        warm.close_pool(scratch)
+    import errno
+
+    assert f"KEYRING write -1 {errno.EPERM}" in _stdout(first), _stdout(first)
+    assert f"KEYRING read -1 {errno.EPERM}" in _stdout(second), _stdout(second)
+

@@ -181,6 +181,21 @@ def command(job_dir: Path, argv: list[str], env: dict[str, str], hide: list[str]
     return cmd + ["--"] + argv
 
 
+def mount_points_in(job_dir: Path) -> list[Path]:
+    """The folders of ``job_dir`` that a sandbox's :func:`command` mounts something on: the
+    read-only roots (the interpreter, the virtualenv, attnlab) that lie under ``/tmp`` or
+    ``/dev/shm``, whose mount points bubblewrap makes inside the job's ``tmp`` or ``shm``.
+    Whoever empties those folders between submissions (a warm worker's slot) must keep these and
+    the folders above them: removing a mount point from outside detaches its mount inside the
+    sandbox (Linux 3.18 and later), and the next submission would find no venv."""
+    out = []
+    for root in _readonly_roots():
+        for inside, folder in (("/tmp", "tmp"), ("/dev/shm", "shm")):
+            if root.startswith(inside + "/"):
+                out.append(Path(job_dir) / folder / os.path.relpath(root, inside))
+    return out
+
+
 class Cgroup:
     """A cgroup (v2, or v1 ``memory`` + ``pids``) bounding one sandbox's memory and task count;
     ``paths`` is empty where none could be made (then the sandbox's rlimits are the bound)."""

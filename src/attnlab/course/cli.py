@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="attnlab-course",
         description="Release student notebooks and grade submissions of the attnlab course.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("release", help="regenerate notebooks/ from solutions/ with nbgrader")
+    p = sub.add_parser("release", help="regenerate notebooks/ from solutions/ with nbgrader (timed, per notebook)")
     p.add_argument("assignments", nargs="*", help="assignment ids (default: all)")
     defaults = Limits()
     g = sub.add_parser(
@@ -67,15 +67,22 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--csv", default="autograde/grades.csv", help="where to write the grades (default: %(default)s)")
     x = sub.add_parser(
         "export", help="write the gradebook as an LMS's grade import CSV (Canvas, Moodle)",
-        description=("One row per learner, one column per assignment in solutions/ (its score from the "
-                     "gradebook, manual grades included; empty where nothing was submitted). Canvas: "
-                     "Student, ID, SIS User ID, Section, then the assignments, with Canvas's Points "
-                     "Possible row. Moodle: ID number, Username, Email address, Full name, then the "
-                     "assignments. Without --roster, the nbgrader student id fills the identifiers."))
+        description=("One row per learner, one column per graded assignment (its score from the "
+                     "gradebook, manual grades included; empty where nothing was submitted), then the "
+                     "column 'attnlab status': each assignment of the row whose status is not graded "
+                     "(tampering detected, timed out, late, ...), for you to decide on before importing. "
+                     "Canvas: Student, ID, SIS User ID, Section, then the assignments, with Canvas's "
+                     "Points Possible row. Moodle: ID number, Username, Email address, Full name, then the "
+                     "assignments. Without --roster, the nbgrader student id fills the identifiers; an id "
+                     "that could pass for another row (a line break, 'Points Possible') is refused."))
     x.add_argument("--format", required=True, choices=("canvas", "moodle"), help="the LMS's import format")
     x.add_argument("--output", "-o", required=True, help="the CSV to write")
     x.add_argument("--roster", help="CSV with student_id and any of name, canvas_id, sis_id, section, email, "
                                     "username, id_number: maps nbgrader ids to the LMS's identities")
+    x.add_argument("--all-assignments", action="store_true",
+                   help="a column for every assignment in solutions/, graded or not (default: graded ones only)")
+    x.add_argument("--no-status-column", action="store_true",
+                   help="leave out the 'attnlab status' column (its rows are then printed here instead)")
     r = sub.add_parser("report", help="the class at a glance: an HTML page with charts",
                        description=("Score distributions, the share failing each check, the mistakes "
                                     "the checks named most often, the slowest submissions and every "
@@ -90,17 +97,31 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "engine_export", None) is not None:  # export-gradescope, export-prairielearn
         return args.engine_export(root, args)
     if args.command == "release":
-        for path in _release.release(root, args.assignments or None):
-            print(f"wrote {path.relative_to(root)}")
+        def progress(line: str) -> None:  # one line per assignment as it is done, with its time
+            print(line, flush=True)
+
+        print(f"releasing {len(args.assignments) or len(_release.assignments(root))} assignment(s) "
+              "(nbgrader generate_assignment, one process each)", flush=True)
+        _release.release(root, args.assignments or None, progress=progress)
         return 0
     if args.command == "export":
         from . import lms
 
         try:
-            path, n = lms.export(root, args.format, Path(args.output), Path(args.roster) if args.roster else None)
+            path, n, flagged = lms.export(root, args.format, Path(args.output),
+                                          Path(args.roster) if args.roster else None,
+                                          all_assignments=args.all_assignments,
+                                          status_column=not args.no_status_column)
         except lms.ExportError as exc:
             raise SystemExit(f"error: {exc}") from None
         print(f"wrote {path} ({args.format}, {n} learner(s))")
+        if flagged:  # never imported silently: a 0 for tampering reads like a 0 for a blank notebook
+            where = "its last column, 'attnlab status'" if not args.no_status_column else "(no status column written)"
+            print(f"note: {len(flagged)} submission(s) with a status other than graded, {where}; decide on "
+                  "them before importing", file=sys.stderr)
+            if args.no_status_column:
+                for student, assignment, status in flagged:
+                    print(f"  {student!r} {assignment}: {status}", file=sys.stderr)
         return 0
     if args.command == "report":
         from . import report

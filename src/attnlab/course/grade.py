@@ -9,6 +9,7 @@ due date in the gradebook). Each one is graded in a throwaway folder outside the
 from __future__ import annotations
 
 import contextlib
+import csv as csv_module
 import os
 import sys
 import tempfile
@@ -27,6 +28,9 @@ from .plan import plan_assignment
 from .release import apply_due_dates, assignments, nbgrader, release
 
 
+JUPYTER_FOLDERS = (".ipynb_checkpoints",)  # what Jupyter leaves beside notebooks: never a submission
+
+
 def discover(root: Path, only: list[str] | None, students: list[str] | None) -> tuple[list[Submission], list[str]]:
     """The submissions to grade, and warnings about folders that are not submissions."""
     sub_root = root / "autograde" / "submitted"
@@ -35,8 +39,10 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
     if not sub_root.is_dir():
         return subs, warnings
     # Collection follows no link (stages.collect): a student or assignment folder that is a
-    # symbolic link is graded as empty, and says so.
-    for student_dir in sorted(p for p in sub_root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    # symbolic link is graded as empty, and says so. A student id may start with a dot; Jupyter's
+    # own .ipynb_checkpoints folders are passed over, and any other folder that holds no
+    # assignment is named in a warning, never skipped without a word.
+    for student_dir in sorted(p for p in sub_root.iterdir() if p.is_dir() and p.name not in JUPYTER_FOLDERS):
         if students and student_dir.name not in students:
             continue
         if student_dir.is_symlink():
@@ -50,7 +56,7 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
             for name in names:
                 subs.append(Submission(student_dir.name, name, student_dir / name, None, refused=why))
             continue
-        for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and p.name not in JUPYTER_FOLDERS):
             if folder.name not in known:
                 warnings.append(f"skipped {folder.relative_to(root)}: no assignment {folder.name!r} in solutions/")
                 continue
@@ -87,9 +93,18 @@ def _in_gradebook(db_url: str, assignment: str) -> bool:
 class Progress:
     """One line per graded submission under a tqdm bar (on a terminal), or plain lines (in logs)
     with the count, the rate and the time left; the same lines are appended to ``log``
-    (``autograde/grading.log``) under a header line giving the batch's date."""
+    (``autograde/grading.log``) under a header line giving the batch's date.
 
-    def __init__(self, total: int, stream=sys.stderr, log: Path | None = None) -> None:
+    The rate and the time left come from the recent pace, not the average since the start: the
+    batch's one-off costs (plans, the font list, each job's warm worker) fall on the first
+    submission of every job, and parallel jobs finish in bursts. So the first ``jobs``
+    completions (or, not knowing ``jobs``, the first burst) are the warm-up and never part of the
+    basis; the rate is that of the last ``window`` completions after them, measured from a
+    completion's own time; until a round of the jobs (at least two) is in after the warm-up, the
+    line says ``estimating time left``."""
+
+    def __init__(self, total: int, stream=sys.stderr, log: Path | None = None, jobs: int | None = None,
+                 window: int = 20) -> None:
         import time
         from datetime import datetime, timezone
 
@@ -97,9 +112,14 @@ class Progress:
 
         self.stream, self.done, self.total = stream, 0, total
         self.started, self.clock = time.monotonic(), time.monotonic
+        self.jobs = jobs if jobs and jobs > 0 else None
+        self.window = max(1, window)
+        self.times: list[float] = []  # when each submission finished (self.clock)
         self.log = log
+        # (the bar shows this estimate, not tqdm's own average since the start)
         self.bar = tqdm(total=total, file=stream, unit="submission", dynamic_ncols=True,
-                        disable=not stream.isatty())
+                        disable=not stream.isatty(), bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                                                                "[{elapsed}{postfix}]")
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
         self._log(f"== grading batch of {total} submission(s), started {stamp}")
 
@@ -113,20 +133,52 @@ class Progress:
         except OSError:
             self.log = None
 
+    def _warm_up(self) -> int:
+        """How many of the first completions carry the batch's one-off costs: one per job, or,
+        not knowing the jobs, those finishing close to the first (its burst)."""
+        if self.jobs is not None:
+            return self.jobs
+        if not self.times:
+            return 1
+        first = self.times[0]
+        close = max(1.0, 0.1 * (first - self.started))
+        return sum(1 for t in self.times if t <= first + close)
+
+    def rate(self, now: float) -> float | None:
+        """Submissions per second at the recent pace, or None until there is a basis."""
+        skip = self._warm_up()
+        after = len(self.times) - skip  # completions after the warm-up's last one
+        if after < max(2, self.jobs or 2):  # at least a round of the jobs past the warm-up
+            return None
+        n = min(after, self.window)
+        anchor = self.times[-n - 1]  # a completion's own time: counting from it, n finished since
+        span = now - anchor
+        return n / span if span > 0 else None
+
     def step(self, result: Result) -> None:
-        line = (f"{result.student}/{result.assignment}: {result.status} "
-                f"{result.score:g}/{result.max_score:g} ({result.seconds:.1f} s)")
+        line = _printable(f"{result.student}/{result.assignment}: {result.status} "  # an id forges no line
+                          f"{result.score:g}/{result.max_score:g} ({result.seconds:.1f} s)")
         self.done += 1
-        elapsed = max(self.clock() - self.started, 1e-9)
-        rate = self.done / elapsed
-        left = (self.total - self.done) / rate
-        plain = (f"{self.done}/{self.total} ({100 * self.done / max(self.total, 1):.0f}%, "
-                 f"{rate * 60:.1f}/min, {_duration(left)} left)  {line}")
+        now = self.clock()
+        self.times.append(now)
+        elapsed = max(now - self.started, 1e-9)
+        head = f"{self.done}/{self.total} ({100 * self.done / max(self.total, 1):.0f}%, "
+        rate = self.rate(now)
+        if self.done >= self.total:
+            left = "0 s left"
+            plain = head + f"{self.done / elapsed * 60:.1f}/min, {left})  {line}"
+        elif rate is None:
+            left = "estimating time left"
+            plain = head + f"{left})  {line}"
+        else:
+            left = f"{_duration((self.total - self.done) / rate)} left"
+            plain = head + f"{rate * 60:.1f}/min, {left})  {line}"
         if self.bar.disable:
             self.stream.write(plain + "\n")
             self.stream.flush()
         else:
             self.bar.write(line, file=self.stream)
+            self.bar.set_postfix_str(left, refresh=False)
             self.bar.update(1)
         self._log(plain)
         if self.done >= self.total:
@@ -159,7 +211,7 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
            students: list[str] | None, feedback: bool, shard=None) -> list[Result]:
     subs, warnings = discover(root, only, students)
     for w in warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        print(_printable(f"warning: {w}"), file=sys.stderr)
     if shard is not None:
         return _grade_shard(root, subs, jobs, limits, feedback, shard)
     if not subs:
@@ -178,7 +230,7 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     todo = sorted({s.assignment for s in subs})
     plans = {a: plan_assignment(root, a) for a in todo}
     print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
-    progress = Progress(len(subs), log=root / "autograde" / "grading.log")
+    progress = Progress(len(subs), log=root / "autograde" / "grading.log", jobs=jobs)
     results: list[Result] = []
     by_key = {(s.student, s.assignment): s for s in subs}
     with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
@@ -208,22 +260,98 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
                     result.stages["record"] = time.perf_counter() - recording
                     results.append(result)
                     progress.step(result)
+                    log_faults(progress.log, result)
+                    if result.fault:  # a fresh sandbox could not run it either: stop, say why
+                        for other in futures:
+                            other.cancel()
+                        break
+    stopped = next((r for r in results if r.fault), None)
+    if stopped is not None:
+        records.store(root, results)
+        raise SystemExit(f"error: the grader could not run {stopped.student!r}/{stopped.assignment}: {stopped.fault} "
+                         f"(in a warm worker and in a fresh sandbox). This is the grader's fault, not the learner's; "
+                         f"the sandbox's own error is in autograde/grading.log. The batch stopped after "
+                         f"{len(results)} of {len(subs)} submission(s); grades.csv was not written.")
     unrendered = write_feedback(root, results, by_key, todo, jobs=jobs) if feedback else []
     records.store(root, results)
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)  # from the gradebook: manual scores included
+    check_batch(results, subs, out)
     counts = Counter(r.status for r in results)
     print("statuses: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), file=sys.stderr)
     print(boundary.probe().summary(), file=sys.stderr)
     attempted = sum(r.learner_nb is not None for r in results) if feedback else 0
     if unrendered:  # never reported "written": each row's detail says why, and a status page stands in
-        print(f"warning: {len(unrendered)} feedback page(s) could not be rendered ({', '.join(unrendered[:5])}"
-              f"{', ...' if len(unrendered) > 5 else ''}); their rows' detail says why", file=sys.stderr)
+        print(_printable(f"warning: {len(unrendered)} feedback page(s) could not be rendered "
+                         f"({', '.join(unrendered[:5])}{', ...' if len(unrendered) > 5 else ''}); their rows' "
+                         "detail says why"), file=sys.stderr)
     if unrendered and len(unrendered) == attempted:  # none at all: the grader's problem, not a learner's
         raise SystemExit(f"error: wrote {_rel(out, root)}, but not one feedback page could be rendered: "
                          "nbgrader's feedback fails here (see the detail column); fix it and grade again")
     print(f"wrote {_rel(out, root)}, feedback in autograde/feedback/")
     return sorted(results, key=lambda r: (r.assignment, r.student))
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters (bar newline and tab) escaped: nothing in it moves the
+    cursor, colours a terminal or forges a line of the log."""
+    return "".join(c if c in "\n\t" or (c.isprintable() and c not in "\x7f") else f"\\x{ord(c):02x}"
+                   if ord(c) < 256 else f"\\u{ord(c):04x}" for c in text)
+
+
+def log_faults(log: Path | None, result: Result) -> None:
+    """The grader's own failures on one submission (a warm worker or a sandbox that could not
+    run it), with the process's own output, into ``grading.log``."""
+    if log is None or not result.faults:
+        return
+    try:
+        with open(log, "a", encoding="utf-8", errors="backslashreplace") as fh:
+            for fault in result.faults:
+                fh.write(_printable(f"   grader fault on {result.student!r}/{result.assignment}: {fault}")
+                         .replace("\n", "\n   | ") + "\n")
+    except OSError:
+        pass
+
+
+# Statuses that take points away by themselves (timed out, out of memory and kernel died take
+# only what did not finish, which may be nothing).
+PENALISING = ("tampering detected",)
+
+
+class BatchError(SystemExit):
+    """The batch broke one of its invariants: it exits non-zero, naming each submission."""
+
+
+def rows_missing(csv_path: Path, keys) -> list[tuple[str, str]]:
+    """The ``(student, assignment)`` of ``keys`` with no row in the CSV ``csv_path``."""
+    with open(csv_path, newline="", encoding="utf-8") as fh:
+        rows = {(r["student_id"], r["assignment"]) for r in csv_module.DictReader(fh)}
+    rows |= {(s[1:], a) for s, a in rows if s.startswith("'")}  # (records.csv_cell's quote)
+    return sorted(set(keys) - rows)
+
+
+def check_batch(results: list[Result], subs: list[Submission], csv_path: Path | None = None) -> None:
+    """The invariants every batch keeps, checked on what it wrote: one result per submission found
+    and one row for each in ``csv_path``; a score that is what its cells add up to (less a late
+    penalty); a status that takes points away (``PENALISING``) has taken them. A breach stops
+    with a message naming each submission, never exit 0."""
+    problems = []
+    found = {(s.student, s.assignment) for s in subs}
+    graded = {(r.student, r.assignment) for r in results}
+    for student, assignment in sorted(found - graded):
+        problems.append(f"{student!r}/{assignment}: found but not graded")
+    if csv_path is not None:
+        for student, assignment in rows_missing(csv_path, graded):
+            problems.append(f"{student!r}/{assignment}: graded but no row in {csv_path.name}")
+    for r in results:
+        cells = sum(v.score for v in r.cells)
+        if r.cells and abs(max(0.0, cells - r.late_penalty) - r.score) > 1e-9:
+            problems.append(f"{r.student!r}/{r.assignment}: score {r.score:g} is not what its cells add up to")
+        if r.status in PENALISING and r.max_score > 0 and r.score >= r.max_score:
+            problems.append(f"{r.student!r}/{r.assignment}: {r.status} with full marks")
+    if problems:
+        raise BatchError("error: the batch broke its own rules (the grader's fault; nothing here is the "
+                         "learners'):\n  " + "\n  ".join(_printable(p) for p in problems))
 
 
 def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, feedback: bool,
@@ -250,7 +378,7 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
             print("warning: no course secret (autograde/course_secret or ATTNLAB_COURSE_SECRET): hidden "
                   "tests use the public inputs written in attnlab.checks", file=sys.stderr)
         plans = {a: plan_assignment(root, a) for a in todo}
-        progress = Progress(len(mine), log=base / "grading.log")
+        progress = Progress(len(mine), log=base / "grading.log", jobs=jobs)
         by_key = {(s.student, s.assignment): s for s in mine}
         fonts = font_list_folder(root)
         if not any(fonts.glob("fontlist-*.json")):  # not built by a release: this shard's own
@@ -279,6 +407,17 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
                             _grader_error(result, "recording", exc)
                         results.append(result)
                         progress.step(result)
+                        log_faults(progress.log, result)
+                        if result.fault:
+                            for other in futures:
+                                other.cancel()
+                            break
+        stopped = next((r for r in results if r.fault), None)
+        if stopped is not None:
+            raise SystemExit(f"error: the grader could not run {stopped.student!r}/{stopped.assignment}: "
+                             f"{stopped.fault} (in a warm worker and in a fresh sandbox); the sandbox's own "
+                             f"error is in {_rel(base, root)}/grading.log. This shard stopped and is not finished.")
+        check_batch(results, mine)
         if feedback:
             write_feedback(root, results, by_key, todo, base=base, db_url=db_url, jobs=jobs)
     results.sort(key=lambda r: (r.assignment, r.student))

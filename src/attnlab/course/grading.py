@@ -30,7 +30,7 @@ from .stages import read as read_stage, run as run_stage
 from .stages.collect import (MAX_COPY_BYTES, MAX_COPY_FILES, NotRegular, _find_notebook,
                              copy_submission, read_regular)
 from .stages.fonts import _give_font_list, build_font_list, font_list_folder, start_font_list
-from .stages.handoff import (STAGES, STATUSES, CellVerdict, Limits, Result, Submission,
+from .stages.handoff import (STAGES, STATUSES, CellVerdict, GraderFault, Limits, Result, Submission,
                              _sandbox_stages, _Stopwatch, grader_memory_bound)
 from .stages.judge import (RESULT_SLACK, SMALL_RESULT_BYTES, AnswerBound, _hidden_message,
                            _judged, _load_arrays, _load_outcome, judge, mark_late)
@@ -43,7 +43,7 @@ from .stages.run import SandboxRun, _allowed_roots, _clean_env, _grade_warm, run
 __all__ = [  # what other modules and tests import from here
     "MAX_COPY_BYTES", "MAX_COPY_FILES", "NotRegular", "_find_notebook", "copy_submission", "read_regular",
     "_give_font_list", "build_font_list", "font_list_folder", "start_font_list", "STAGES", "STATUSES",
-    "CellVerdict", "Limits", "Result", "Submission", "_sandbox_stages", "_Stopwatch",
+    "CellVerdict", "GraderFault", "Limits", "Result", "Submission", "_sandbox_stages", "_Stopwatch",
     "grader_memory_bound", "RESULT_SLACK", "SMALL_RESULT_BYTES", "AnswerBound", "_hidden_message", "_judged",
     "_load_arrays", "_load_outcome", "judge", "mark_late", "_measure_outside", "_probe_memory",
     "AST_LOCK", "MAX_DEPTH", "MAX_NOTEBOOK_BYTES", "MAX_RESULT_BYTES", "MAX_SOURCE_CHARS", "_clean_nbgrader",
@@ -62,6 +62,11 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
                     timestamp=sub.timestamp.isoformat() if sub.timestamp else "")
     try:
         _grade_into(result, sub, plan, limits, scratch, denied)
+    except GraderFault as fault:  # a fresh sandbox could not run it either: the batch stops (grade.py)
+        result.status, result.score, result.cells = "grader error", 0.0, []
+        result.details.insert(0, f"internal error: {fault}; the sandbox's own error is in grading.log")
+        result.faults.append(fault.log_text())
+        result.fault = str(fault)
     except MemoryError:  # the grader's own bound (grader_memory_bound): this submission only
         result.status, result.score, result.learner_nb = "grader error", 0.0, None
         result.cells = []
@@ -92,10 +97,16 @@ def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: L
     result.learner_nb = read.nb
 
     isolation = boundary.probe()                                         # 3. run (warm worker, or fresh)
-    if isolation.isolated and warm.enabled() and run_stage._grade_warm(
-            result, sub, plan, limits, scratch, denied, read.nb, isolation, read.borrowed, read.tampering,
-            _run_and_judge):
-        return
+    if isolation.isolated and warm.enabled():
+        details = list(result.details)
+        try:
+            if run_stage._grade_warm(result, sub, plan, limits, scratch, denied, read.nb, isolation, read.borrowed,
+                                     read.tampering, _run_and_judge):
+                return
+        except GraderFault as fault:  # the warm worker's fault, not the learner's: again, in a fresh sandbox
+            result.faults.append(fault.log_text())
+            result.details = details + ["graded in a fresh sandbox: its warm worker failed before the "
+                                        "notebook's first cell (the grader's fault; see grading.log)"]
     job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=scratch))
     space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
     try:

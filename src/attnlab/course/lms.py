@@ -1,17 +1,30 @@
 """``attnlab-course export``: the gradebook as the CSV an LMS's gradebook imports (Canvas, Moodle).
 
-One row per learner, one column per assignment in ``solutions/`` (the assignment's score: the
-sum of its notebooks' scores, manual grades and late penalties included, as in ``grades.csv``;
-empty where the learner submitted nothing). An optional roster maps nbgrader's student ids to
-the LMS's identities; without one, the student id fills the identifier columns.
+One row per learner, one column per assignment that has been graded (submissions in the
+gradebook or in the grading store; ``all_assignments``: every assignment in ``solutions/``), with
+the assignment's score: the sum of its notebooks' scores, manual grades and late penalties
+included, as in ``grades.csv``; empty where the learner submitted nothing. A last column,
+``attnlab status``, names every assignment of the row whose status is not ``graded``
+(``02_query_key_value: tampering detected``), so the instructor decides before importing. An
+optional roster maps nbgrader's student ids to the LMS's identities; without one, the student id
+fills the identifier columns.
+
+A learner controls their id (a folder name): no identity cell may make a row the LMS reads as
+something else. One holding a control character (a line break, a tab), or, for Canvas, naming a
+row Canvas treats specially (``Points Possible``, ``Muted``, ``Manual Posting``) is refused,
+naming the learner (map them with a roster); a cell a spreadsheet would run as a formula gets a
+leading ``'`` (:func:`attnlab.course.records.csv_cell`); commas and quotes are quoted by the CSV.
 """
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
+import unicodedata
 from pathlib import Path
 
-from .records import csv_cell, gradebook_rows
+from .records import csv_cell, gradebook_rows, load_store
 
 FORMATS = ("canvas", "moodle")
 
@@ -20,6 +33,12 @@ ROSTER_COLUMNS = ("student_id", "name", "canvas_id", "sis_id", "section", "email
 
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "Section"]
 MOODLE_IDENTITY = ["ID number", "Username", "Email address", "Full name"]
+# The last column: each assignment of the row whose status is not `graded`. Not a grade item:
+# Canvas asks what to do with a column it does not know (choose to ignore it), Moodle maps it to
+# nothing (or to an assignment's feedback, which learners see).
+STATUS_COLUMN = "attnlab status"
+# Rows Canvas's import reads as something other than a learner (its export's second rows)
+CANVAS_SPECIAL = re.compile(r"points\s*possible|\bmuted\b|manual\s*posting", re.I)
 
 
 class ExportError(ValueError):
@@ -30,18 +49,21 @@ def read_roster(path: Path) -> dict[str, dict[str, str]]:
     """``{student_id: {column: value}}`` from a roster CSV (header names are matched without
     case or surrounding spaces; a spreadsheet's byte-order mark is ignored)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = Path(path).read_bytes().decode("utf-8-sig")  # (line breaks inside cells kept as they are)
     except FileNotFoundError:
         raise ExportError(f"roster {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ExportError(f"roster {path}: cannot be read ({exc})") from None
-    reader = csv.DictReader(text.splitlines())
+    reader = csv.DictReader(io.StringIO(text, newline=""))  # (a quoted cell may hold a line break)
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
     if "student_id" not in header:
         raise ExportError(f"roster {path}: no student_id column (its columns: {', '.join(header) or 'none'}); "
                           f"expected student_id plus any of {', '.join(ROSTER_COLUMNS[1:])}")
     roster: dict[str, dict[str, str]] = {}
-    for line, raw in enumerate(reader, start=2):
+    for raw in reader:
+        line = reader.line_num
+        exact = next((v for k, v in raw.items() if (k or "").strip().lower() == "student_id"
+                      and isinstance(v, str)), "")
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items() if isinstance(v, str)}
         sid = row.get("student_id", "")
         if not sid:
@@ -49,6 +71,8 @@ def read_roster(path: Path) -> dict[str, dict[str, str]]:
         if sid in roster:
             raise ExportError(f"roster {path}: student_id {sid!r} appears twice (again on line {line})")
         roster[sid] = row
+        if exact != sid:  # an nbgrader id with spaces around it is matched as it is too
+            roster[exact] = row
     return roster
 
 
@@ -67,9 +91,16 @@ def max_points(root: Path, assignment: str) -> float:
     return total
 
 
-def class_scores(root: Path, db_path: Path) -> tuple[list[str], dict[str, dict[str, float]], dict[str, float], list[str]]:
-    """``(assignments, {student: {assignment: score}}, {assignment: max}, students)`` from the
-    gradebook: every assignment in ``solutions/``, every student the gradebook knows."""
+Scores = dict[str, dict[str, float]]      # student -> assignment -> score
+Statuses = dict[str, dict[str, str]]      # student -> assignment -> status (other than graded)
+
+
+def class_scores(root: Path, db_path: Path, all_assignments: bool = False
+                 ) -> tuple[list[str], Scores, dict[str, float], list[str], Statuses]:
+    """``(assignments, {student: {assignment: score}}, {assignment: max}, students,
+    {student: {assignment: status}})`` from the gradebook and the grading store: the assignments
+    of ``solutions/`` that have been graded (all of them with ``all_assignments``), every student
+    the gradebook knows, and each submission's status."""
     from nbgrader.api import Gradebook
 
     from .release import assignments as course_assignments
@@ -81,17 +112,54 @@ def class_scores(root: Path, db_path: Path) -> tuple[list[str], dict[str, dict[s
         rows, _ = gradebook_rows(gb, root)
         students = sorted(s.id for s in gb.students)
         maxima = {a.name: float(a.max_score) for a in gb.assignments if a.notebooks}
+        graded = {a.name for a in gb.assignments if a.submissions}
+    graded |= {a for _, a in load_store(root)} | {r["assignment"] for r in rows}
+    if not all_assignments:
+        names = [n for n in names if n in graded]
     scores: dict[str, dict[str, float]] = {}
+    statuses: dict[str, dict[str, str]] = {}
     for row in rows:
         if row["assignment"] not in names:
             continue
         per = scores.setdefault(row["student_id"], {})
-        per[row["assignment"]] = per.get(row["assignment"], 0.0) + float(row["score"] or 0.0)
+        try:
+            score = float(row["score"] or 0.0)
+        except ValueError:
+            score = 0.0
+        per[row["assignment"]] = per.get(row["assignment"], 0.0) + score
+        status = str(row.get("status") or "graded")
+        if status != "graded":
+            mine = statuses.setdefault(row["student_id"], {})
+            if status not in mine.get(row["assignment"], "").split(", "):
+                mine[row["assignment"]] = ", ".join(filter(None, [mine.get(row["assignment"], ""), status]))
+    # a submission graded but never recorded in the gradebook (its assignment unknown to it):
+    # its stored score and status
+    covered = {(r["student_id"], r["assignment"]) for r in rows}
+    for (student, assignment), saved in sorted(load_store(root).items()):
+        if (student, assignment) in covered or assignment not in names:
+            continue
+        try:
+            scores.setdefault(student, {})[assignment] = float(saved.get("score") or 0.0)
+        except (TypeError, ValueError):
+            scores.setdefault(student, {})[assignment] = 0.0
+        status = str(saved.get("status") or "graded")
+        if status != "graded":
+            statuses.setdefault(student, {})[assignment] = status
     for name in names:
         if not maxima.get(name):
             maxima[name] = max_points(root, name)
     students = sorted(set(students) | set(scores))
-    return names, scores, maxima, students
+    return names, scores, maxima, students, statuses
+
+
+def check_identity(sid: str, cells: list[str], fmt: str) -> str | None:
+    """Why the identity ``cells`` of learner ``sid`` cannot be written (None: they can)."""
+    for cell in cells:
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in cell):
+            return f"{cell!r} holds a control character (a line break, a tab): the row could split in two"
+        if fmt == "canvas" and CANVAS_SPECIAL.search(cell):
+            return f"{cell!r} would make Canvas read the row as its {CANVAS_SPECIAL.search(cell).group(0)!r} row"
+    return None
 
 
 def _number(x: float | None) -> str:
@@ -101,21 +169,35 @@ def _number(x: float | None) -> str:
 
 
 def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
-           db_path: Path | None = None) -> tuple[Path, int]:
-    """Write ``output`` in the LMS's import format; return it and the number of learners."""
+           db_path: Path | None = None, all_assignments: bool = False,
+           status_column: bool = True) -> tuple[Path, int, list[tuple[str, str, str]]]:
+    """Write ``output`` in the LMS's import format; return it, the number of learners and
+    ``(student, assignment, status)`` of each exported submission whose status is not ``graded``.
+    ``all_assignments``: a column for every assignment in ``solutions/``, graded or not;
+    ``status_column``: the last column, ``attnlab status`` (see the module's docstring)."""
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     roster = read_roster(roster_path) if roster_path else {}
-    names, scores, maxima, students = class_scores(root, db_path or root / "autograde" / "gradebook.db")
+    names, scores, maxima, students, statuses = class_scores(
+        root, db_path or root / "autograde" / "gradebook.db", all_assignments)
+    if not names:
+        raise ExportError("no assignment has been graded yet (nothing in the gradebook or autograde/.grading/): "
+                          "grade first (make grade), or pass --all-assignments for empty columns")
     # a learner on the roster who has not submitted yet gets a row too (empty scores)
-    learners = students + sorted(set(roster) - set(students))
+    learners, used = list(students), {id(roster[s]) for s in students if s in roster}
+    for key in sorted(roster):  # (a roster row may be known under two keys: read_roster)
+        if id(roster[key]) not in used:
+            used.add(id(roster[key]))
+            learners.append(key)
+    extra = [STATUS_COLUMN] if status_column else []
     if fmt == "canvas":
-        header = CANVAS_IDENTITY + names
+        header = CANVAS_IDENTITY + names + extra
         # Canvas's own export has this row, and its import reads it for new assignments' points
-        rows = [["    Points Possible", "", "", ""] + [_number(maxima.get(n)) for n in names]]
+        rows = [["    Points Possible", "", "", ""] + [_number(maxima.get(n)) for n in names] + [""] * len(extra)]
     else:
-        header = MOODLE_IDENTITY + names
+        header = MOODLE_IDENTITY + names + extra
         rows = []
+    refused = []
     for sid in learners:
         who = roster.get(sid, {})
         if fmt == "canvas":
@@ -123,8 +205,19 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
         else:
             ident = [who.get("id_number") or who.get("sis_id") or sid, who.get("username") or sid,
                      who.get("email", ""), who.get("name") or sid]
+        why = check_identity(sid, ident, fmt)
+        if why:
+            refused.append(f"{sid!r}: {why}")
+            continue
         mine = scores.get(sid, {})
-        rows.append(ident + [_number(mine[n]) if n in mine else "" for n in names])
+        note = "; ".join(f"{n}: {statuses[sid][n]}" for n in names if n in statuses.get(sid, {}))
+        rows.append(ident + [_number(mine[n]) if n in mine else "" for n in names] + ([note] if extra else []))
+    if refused:
+        raise ExportError(f"{len(refused)} learner(s) cannot be written safely to a {fmt} import, nothing written: "
+                          + "; ".join(refused[:10]) + ("; ..." if len(refused) > 10 else "")
+                          + ". Map them to their LMS identity with --roster (student_id plus "
+                          + ("name and sis_id" if fmt == "canvas" else "id_number, username and name")
+                          + "), or rename their folder in autograde/submitted/ and grade again")
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_name(output.name + ".tmp")
@@ -134,4 +227,5 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
         for row in rows:
             writer.writerow([csv_cell(v) for v in row])
     tmp.replace(output)
-    return output, len(learners)
+    flagged = [(sid, n, statuses[sid][n]) for sid in learners for n in names if n in statuses.get(sid, {})]
+    return output, len(learners), flagged

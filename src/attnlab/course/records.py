@@ -27,6 +27,9 @@ def autograded_notebook(result: Result, source: dict) -> dict:
     their verdicts as outputs, and the errors of the learner's own cells."""
     submitted_outputs = _learner_outputs(result.learner_nb)
     nb = canonical(copy.deepcopy(result.learner_nb))
+    for cell, submitted in zip(nb["cells"], result.learner_nb["cells"]):  # (canonical drops them)
+        if cell["cell_type"] == "markdown" and isinstance(submitted, dict) and submitted.get("attachments"):
+            cell["attachments"] = submitted["attachments"]
     source_cells = {_nbg(c)["grade_id"]: c for c in source["cells"] if _nbg(c).get("grade_id")}
     verdicts = {v.grade_id: v for v in result.cells}
     # restore grade and setup cells that were deleted, after the cell that precedes them in the source
@@ -56,7 +59,8 @@ def autograded_notebook(result: Result, source: dict) -> dict:
         elif "nbgrader" in cell["metadata"] and gid not in source_cells:
             del cell["metadata"]["nbgrader"]  # a grade cell the course does not have: the learner's own
         if cell["cell_type"] == "markdown" and cell["source"] not in course_markdown:
-            cell["source"] = safe_markdown_cell(cell["source"])
+            cell["source"] = safe_markdown_cell(cell["source"], cell.get("attachments"))  # images inlined
+        cell.pop("attachments", None)
         if cell["cell_type"] == "code":
             # the learner's own cells keep the outputs and figures they submitted
             learners = gid not in source_cells or _nbg(source_cells[gid]).get("solution")
@@ -253,6 +257,8 @@ def store_row(r: Result) -> dict:
     row = r.row()
     row["messages"] = {v.grade_id: (v.lines[0] if v.lines else "") for v in r.cells if not v.passed}
     row["seconds"] = round(float(r.seconds or 0.0), 2)  # for `attnlab-course report`
+    # where the time went (Result.stages): the report charges a warm worker's start to no one
+    row["stages"] = {k: round(float(v), 3) for k, v in (r.stages or {}).items()}
     return row
 
 
@@ -337,6 +343,19 @@ def gradebook_rows(gb, root: Path | None, students: list[str] | None = None,
                 details += manual
                 row["detail"] = "; ".join(details)
                 rows.append(row)
+    # A submission the batch graded but could not record in the gradebook (its recording failed)
+    # still gets its row, from the store: its status and detail say what happened.
+    listed = {(r["student_id"], r["assignment"]) for r in rows}
+    known = {a.name for a in gb.assignments}
+    for (student, assignment), saved in sorted(stored.items()):
+        if (student, assignment) in listed or (students and student not in students) \
+                or (only and assignment not in only) or (known and assignment not in known):
+            continue
+        rows.append({"student_id": student, "assignment": assignment, "notebook": saved.get("notebook", ""),
+                     "status": saved.get("status", ""), "score": saved.get("score", ""),
+                     "max_score": saved.get("max_score", ""), "needs_manual_grade": "no",
+                     "timestamp": saved.get("timestamp", ""),
+                     "detail": "not in the gradebook; " + str(saved.get("detail") or "")})
     return rows, columns
 
 

@@ -194,23 +194,47 @@ def apply_due_dates(root: Path, db_url: str | None = None) -> dict:
     return dates
 
 
-def release(root: Path, only: list[str] | None = None) -> list[Path]:
+def release(root: Path, only: list[str] | None = None, progress=None) -> list[Path]:
     """Regenerate ``notebooks/<assignment>/`` for every (or each named) assignment, and apply the
-    due dates of ``autograde/due_dates.csv``."""
+    due dates of ``autograde/due_dates.csv``. ``progress``: called with one line per assignment
+    as it is done (``[3/12] wrote notebooks/... (41.2 s)``) and a last line with the total;
+    nbgrader's ``generate_assignment`` runs once per assignment, in its own process."""
+    import time
+
+    started = time.perf_counter()
     written = []
     from .secret import ensure
 
     ensure(root)  # the course secret the hidden tests' inputs derive from (gitignored)
-    for assignment in only or assignments(root):
+    names = only or assignments(root)
+    for assignment in names:
         if not (root / "solutions" / assignment).is_dir():
             raise SystemExit(f"error: no assignment {assignment!r} in solutions/ "
                              f"(have: {', '.join(assignments(root))})")
+    for i, assignment in enumerate(names, start=1):
+        began = time.perf_counter()
         nbgrader(root, "generate_assignment", assignment, "--force", "--log-level=WARN")
+        mine = []
         for path in sorted((root / "notebooks" / assignment).glob("*.ipynb")):
             finish_student_notebook(path, assignment)
-            written.append(path)
+            mine.append(path)
+        written += mine
+        if progress is not None:
+            what = ", ".join(_shown(p, root) for p in mine) or f"no notebook for {assignment}"
+            progress(f"[{i}/{len(names)}] wrote {what} ({time.perf_counter() - began:.1f} s)")
+    began = time.perf_counter()
     apply_due_dates(root)
     from .grading import build_font_list, font_list_folder
 
     build_font_list(font_list_folder(root))  # matplotlib's font list for the sandboxes (make grade)
+    if progress is not None:
+        progress(f"due dates and the sandboxes' font list ({time.perf_counter() - began:.1f} s); released "
+                 f"{len(names)} assignment(s) in {time.perf_counter() - started:.1f} s")
     return written
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)

@@ -3,9 +3,13 @@
 From the gradebook (scores, manual grades included) and what ``make grade`` stores beside it
 (``autograde/.grading/results.json``: each submission's status, its failing checks' messages and
 its grading time): each assignment's score distribution, the share of submissions failing each
-grade cell, the mistakes the checks named most often, the slowest submissions, and every
-submission whose status is not ``graded``. Everything a learner controls (ids, details,
-messages) is escaped in the HTML; charts carry no learner ids.
+grade cell (named by its exercise, as the learner knows it: ``softmax: stays finite ...``, the
+grade id beside it), the mistakes the checks named most often (wrong answers only: an exercise
+left blank or a prediction not answered is counted apart, and a check that could not judge an
+answer, the submission's status says why), the slowest submissions (by their own grading time:
+the one-off start of a warm worker is shown apart, never charged to the submission that happened
+to wait for it), and every submission whose status is not ``graded``. Everything a learner
+controls (ids, details, messages) is escaped in the HTML; charts carry no learner ids.
 """
 from __future__ import annotations
 
@@ -20,6 +24,52 @@ from .records import gradebook_rows, load_store
 TOP_MISTAKES = 15
 SLOWEST = 10
 CHARTS = ("mistakes.png", "timings.png", "statuses.png")
+
+# Stages of Result.stages (results.json's "stages") that are a batch's one-off costs, paid by
+# whichever submission happened to need them: starting (or replacing) a job slot's warm worker.
+ONE_OFF_STAGES = ("warm worker",)
+
+# What a failing check's message says, beyond a wrong answer:
+UNATTEMPTED = re.compile(r"(.+?) is not (implemented|answered|defined) yet\b|(.+?) is not defined: run the cell")
+WRONG = re.compile(r".+? (is not right yet|did not finish in time|ran out of memory|raised an error|does not "
+                   r"match the reference)\b")  # a check's words for an answer it judged wrong
+UNJUDGED = re.compile(r"(.+?) could not be checked\b|no points: tampering detected\b|(.+?): no points: ")
+
+
+def classify(message: str, status: str = "graded") -> tuple[str, list[str]]:
+    """``(kind, names)`` of a failing check's message. ``kind``: ``"mistake"`` (a wrong answer:
+    the names it gives, :func:`mistake_names`), ``"unattempted"`` (the exercise left as handed
+    out: ``["softmax"]``), or ``"unjudged"`` (no answer could be judged: the notebook stopped
+    before the check, tampering; and, in a submission whose ``status`` is neither ``graded``
+    nor ``late``, any message that names no wrong answer: the status says why)."""
+    text = str(message or "").strip()
+    if not text:
+        return "unjudged", []
+    first = text.splitlines()[0].strip()
+    m = UNATTEMPTED.match(first)
+    if m:
+        return "unattempted", [m.group(1) or m.group(3)]
+    if UNJUDGED.match(first):
+        return "unjudged", [first[:160]]
+    if status not in ("graded", "late") and not WRONG.match(first):
+        return "unjudged", [first[:160]]
+    return "mistake", mistake_names(text)
+
+
+def own_seconds(saved: dict) -> tuple[float, float]:
+    """``(the submission's own grading time, its share of one-off costs)`` from a stored row:
+    ``seconds`` less the ``ONE_OFF_STAGES`` of its ``stages`` (rows stored before stages were
+    kept: all of it its own)."""
+    total = float(saved.get("seconds") or 0.0)
+    stages = saved.get("stages") if isinstance(saved.get("stages"), dict) else {}
+    one_off = 0.0
+    for name in ONE_OFF_STAGES:
+        try:
+            one_off += max(0.0, float(stages.get(name) or 0.0))
+        except (TypeError, ValueError):
+            continue
+    one_off = min(one_off, total)
+    return total - one_off, one_off
 
 
 def mistake_names(message: str) -> list[str]:
@@ -86,6 +136,22 @@ def _cell_order(root: Path, assignment: str, cellmax: dict[str, float]) -> list[
     return order + sorted(set(cellmax) - set(order))
 
 
+def cell_labels(root: Path, assignment: str) -> dict[str, str]:
+    """``{grade id: "exercise: what it checks"}`` from the source notebooks in ``solutions/`` (the
+    summary of the feedback pages names grade cells so too)."""
+    import json
+
+    from .feedback import cell_labels as labels_of
+
+    labels: dict[str, str] = {}
+    for path in sorted((root / "solutions" / assignment).glob("*.ipynb")):
+        try:
+            labels.update(labels_of(json.loads(path.read_text(encoding="utf-8"))))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return labels
+
+
 def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:80] or "assignment"
 
@@ -105,15 +171,33 @@ def collect(root: Path, db_path: Path) -> dict:
                 for gc in nb.grade_cells:
                     cells.setdefault(assignment.name, {})[gc.name] = float(gc.max_score or 0.0)
         maxima = {a.name: float(a.max_score or 0.0) for a in gb.assignments}
-    mistakes: Counter = Counter()
+    mistakes: Counter = Counter()      # a wrong answer's name -> failing checks naming it
+    unattempted: Counter = Counter()   # (assignment, exercise) -> submissions that left it blank
+    unjudged = 0                       # failing checks that could not judge an answer
+    blank_submissions = 0              # submissions with at least one exercise left blank
     for saved in stored.values():
+        blank = set()
         for message in (saved.get("messages") or {}).values():
-            for name in mistake_names(message):
-                mistakes[name] += 1
-    timings = sorted(((float(s.get("seconds") or 0.0), s.get("student_id", ""), s.get("assignment", ""),
-                       s.get("status", "")) for s in stored.values() if s.get("seconds") is not None),
-                     reverse=True)
-    return {"rows": rows, "cells": cells, "maxima": maxima, "mistakes": mistakes, "timings": timings}
+            kind, names = classify(message, str(saved.get("status") or "graded"))
+            if kind == "mistake":
+                for name in names:
+                    mistakes[name] += 1
+            elif kind == "unattempted":
+                blank.update((str(saved.get("assignment", "")), n) for n in names)
+            else:
+                unjudged += 1
+        for key in blank:
+            unattempted[key] += 1
+        blank_submissions += bool(blank)
+    timings = []
+    for s in stored.values():
+        if s.get("seconds") is None:
+            continue
+        own, one_off = own_seconds(s)
+        timings.append((own, s.get("student_id", ""), s.get("assignment", ""), s.get("status", ""), one_off))
+    timings.sort(key=lambda t: (-t[0], t[2], t[1]))
+    return {"rows": rows, "cells": cells, "maxima": maxima, "mistakes": mistakes, "unattempted": unattempted,
+            "blank_submissions": blank_submissions, "unjudged": unjudged, "timings": timings}
 
 
 def write_report(root: Path, out: Path | None = None, db_path: Path | None = None) -> Path:
@@ -150,6 +234,7 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
         scores_png = _save(fig, out / f"scores-{_slug(assignment)}.png")
         cellmax = data["cells"].get(assignment, {})
         names = _cell_order(root, assignment, cellmax)
+        labels = cell_labels(root, assignment)
         failing = []
         for c in names:
             lost = sum(1 for r in subs if r.get(c, "") == "" or float(r[c]) < cellmax[c] - 1e-9)
@@ -159,7 +244,7 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
             fig = _figure(7, 0.8 + 0.28 * len(names))
             ax = fig.add_subplot()
             ax.barh(range(len(names)), [100 * f for f in failing], color="#c44e52")
-            ax.set_yticks(range(len(names)), [_label(n, 40) for n in names])
+            ax.set_yticks(range(len(names)), [_label(labels.get(n, n), 50) for n in names])
             ax.invert_yaxis()
             ax.set_xlim(0, 100)
             ax.set_xlabel("% of submissions losing points")
@@ -170,8 +255,9 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
                      f"<img src='{e(scores_png)}' alt='score distribution of {e(assignment)}'>")
         if fail_png:
             parts.append(f"<img src='{e(fail_png)}' alt='share failing each check of {e(assignment)}'>")
-            parts.append("<table><tr><th>grade cell</th><th>failing</th></tr>" + "".join(
-                f"<tr><td>{e(n)}</td><td>{100 * f:.0f}%</td></tr>" for n, f in zip(names, failing)) + "</table>")
+            parts.append("<table class='checks'><tr><th>check</th><th>grade id</th><th>failing</th></tr>" + "".join(
+                f"<tr><td>{e(labels.get(n, n))}</td><td><code>{e(n)}</code></td><td>{100 * f:.0f}%</td></tr>"
+                for n, f in zip(names, failing)) + "</table>")
 
     # the mistakes the checks named most often
     parts.append("<h2 id='mistakes'>Mistakes most often named</h2>")
@@ -188,8 +274,25 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
         parts.append(f"<img src='{e(png)}' alt='mistakes most often named'>")
         parts.append("<table class='mistakes'><tr><th>mistake</th><th>times named</th></tr>" + "".join(
             f"<tr><td>{e(m)}</td><td>{n}</td></tr>" for m, n in common) + "</table>")
+    elif data["unattempted"] or data["unjudged"]:
+        parts.append("<p>No wrong answer recorded: every failing check was an exercise left blank or a "
+                     "check that could not judge an answer (below).</p>")
     else:
         parts.append("<p>No failing check recorded (grade with <code>make grade</code> first).</p>")
+    blank = data["unattempted"]
+    if blank:
+        parts.append(f"<h3 id='unattempted'>Exercises not attempted</h3><p>Left as handed out (<code>raise "
+                     f"NotImplementedError()</code>, a prediction still <code>None</code>, not defined): "
+                     f"{sum(blank.values())} exercise(s) in {data['blank_submissions']} submission(s). Not "
+                     f"mistakes: counted here, apart.</p>")
+        parts.append("<table class='unattempted'><tr><th>assignment</th><th>exercise</th><th>submissions leaving "
+                     "it blank</th></tr>" + "".join(
+                         f"<tr><td>{e(a)}</td><td>{e(x)}</td><td>{n}</td></tr>"
+                         for (a, x), n in sorted(blank.items(), key=lambda kv: (-kv[1], kv[0]))) + "</table>")
+    if data["unjudged"]:
+        parts.append(f"<p class='unjudged'>{data['unjudged']} failing check(s) could not judge an answer (the "
+                     f"notebook stopped first, tampering, a status other than graded): see "
+                     f"<a href='#statuses'>the statuses</a>.</p>")
 
     # the slowest submissions
     parts.append("<h2 id='slowest'>Slowest submissions</h2>")
@@ -198,13 +301,19 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
         fig = _figure(6, 3)
         ax = fig.add_subplot()
         ax.hist([t[0] for t in timings], bins=20, color="#55a868", edgecolor="white")
-        ax.set_xlabel("grading time per submission (s)")
+        ax.set_xlabel("grading time per submission, its own (s)")
         ax.set_ylabel("submissions")
         png = _save(fig, out / "timings.png")
         parts.append(f"<img src='{e(png)}' alt='grading times'>")
-        parts.append("<table class='slowest'><tr><th>student</th><th>assignment</th><th>status</th><th>seconds</th></tr>"
-                     + "".join(f"<tr><td>{e(s)}</td><td>{e(a)}</td><td>{e(st)}</td><td>{t:.1f}</td></tr>"
-                               for t, s, a, st in timings[:SLOWEST]) + "</table>")
+        one_off = sum(t[4] for t in timings)
+        parts.append("<p>By each submission's own grading time; the one-off start of a warm worker (paid by "
+                     "whichever submission first needed it) is not part of it"
+                     + (f": {one_off:.1f} s in all, shown apart" if one_off else "") + ".</p>")
+        parts.append("<table class='slowest'><tr><th>student</th><th>assignment</th><th>status</th><th>seconds</th>"
+                     "<th>+ warm worker start</th></tr>"
+                     + "".join(f"<tr><td>{e(s)}</td><td>{e(a)}</td><td>{e(st)}</td><td>{t:.1f}</td>"
+                               f"<td>{f'{w:.1f}' if w else ''}</td></tr>"
+                               for t, s, a, st, w in timings[:SLOWEST]) + "</table>")
     else:
         parts.append("<p>No grading times recorded (they are kept from the next <code>make grade</code> on).</p>")
 

@@ -8,7 +8,9 @@ instructor's browser session. The grader therefore writes the autograded noteboo
 read, with:
 
 * **markdown** the learner wrote (any markdown cell that is not the course's own, word for
-  word): rendered here by nbconvert's own renderer, the HTML cleaned by ``nh3`` (a maintained
+  word): rendered here by nbconvert's own renderer, images pasted into the cell (its
+  ``attachments``: PNG, JPEG, GIF, WebP or SVG, as base64) inlined as ``data:`` images and a
+  reference to an attachment the cell does not hold left without a source, the HTML cleaned by ``nh3`` (a maintained
   sanitiser: the Rust ``ammonia`` library), and stored as one HTML block that the renderers
   pass through unchanged. Maths stays as text, so MathJax still typesets it; MathJax commands
   that make links or styles (``\\href``, ``\\style``, ``\\class``, ``\\cssId``, ``\\require``)
@@ -30,7 +32,8 @@ import re
 
 import nh3
 
-__all__ = ["clean_html", "markdown_to_safe_html", "safe_markdown_cell", "safe_outputs", "defuse_tex"]
+__all__ = ["clean_html", "markdown_to_safe_html", "safe_attachments", "safe_markdown_cell", "safe_outputs",
+           "defuse_tex"]
 
 _TAGS = set(nh3.ALLOWED_TAGS) - {"area", "map"}
 _ATTRIBUTES = {tag: set(attrs) for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()}
@@ -67,11 +70,19 @@ def defuse_tex(text: str) -> str:
     return _TEX_ACTIVE.sub(lambda m: r"\backslash\text{" + m.group(1) + "}", text)
 
 
-def markdown_to_safe_html(source: str) -> str:
-    """Markdown as nbconvert renders it (maths kept as text for MathJax), then cleaned."""
-    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+def markdown_to_safe_html(source: str, attachments: dict | None = None) -> str:
+    """Markdown as nbconvert renders it (maths kept as text for MathJax), then cleaned;
+    ``attachments``: the cell's pasted images, already through :func:`safe_attachments`."""
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
-    return clean_html(markdown2html_mistune(source))
+    class Renderer(IPythonRenderer):
+        def _embed_image_or_attachment(self, src: str) -> str:
+            # nbconvert raises on a name the cell does not hold; the page shows the alt text instead
+            if src.startswith("attachment:") and src[len("attachment:"):] not in self.attachments:
+                return ""
+            return super()._embed_image_or_attachment(src)
+
+    return clean_html(MarkdownWithMath(renderer=Renderer(escape=False, attachments=attachments or {})).render(source))
 
 
 def _one_block(html: str) -> str:
@@ -80,9 +91,38 @@ def _one_block(html: str) -> str:
     return '<div class="attnlab-learner-markdown">' + html.replace("\r", "").replace("\n", "&#10;") + "</div>"
 
 
-def safe_markdown_cell(source: str) -> str:
-    """The markdown cell's source as inert HTML that renders as the markdown did."""
-    return _one_block(markdown_to_safe_html(source))
+def safe_markdown_cell(source: str, attachments=None) -> str:
+    """The markdown cell's source (and the images pasted into it) as inert HTML that renders as
+    the markdown did."""
+    return _one_block(markdown_to_safe_html(source, safe_attachments(attachments)))
+
+
+_ATTACHED_IMAGES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+
+
+def safe_attachments(attachments) -> dict[str, dict[str, str]]:
+    """A markdown cell's ``attachments`` (``{name: {mime: base64}}``) kept only as images: one
+    raster type whose data is plain base64, or an SVG (base64 or text), which the page shows
+    through an ``<img>`` and so never runs. Anything else is dropped."""
+    out: dict[str, dict[str, str]] = {}
+    if not isinstance(attachments, dict):
+        return out
+    for name, bundle in attachments.items():
+        if not isinstance(name, str) or not isinstance(bundle, dict):
+            continue
+        for mime in _ATTACHED_IMAGES:
+            b64 = _base64(bundle.get(mime))
+            if b64 is not None:
+                out[name] = {mime: b64}
+                break
+        else:
+            svg = bundle.get("image/svg+xml")
+            b64 = _base64(svg)
+            if b64 is None and _text(svg) is not None:
+                b64 = base64.b64encode(_text(svg).encode("utf-8", "backslashreplace")).decode("ascii")
+            if b64 is not None:
+                out[name] = {"image/svg+xml": b64}
+    return out
 
 
 def _text(value) -> str | None:

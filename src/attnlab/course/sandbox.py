@@ -280,6 +280,10 @@ NEXT_MARK = b"\n\x00attnlab-sandbox-next\x00\n"
 # A memory probe, once the measured call's inputs are in memory: "measure from here" (the grader
 # reads the peak so far, resets it and reads the resident size again, then writes its go).
 MEASURE_MARK = b"\n\x00attnlab-sandbox-measure\x00\n"
+# "the harness is set up; the notebook's first cell runs now". A process that ends without it
+# never ran a line of the learner's (an import of the grader's own that failed, a warm worker
+# whose libraries went missing): that is the grader's fault, never the learner's status.
+HARNESS_MARK = b"\n\x00attnlab-sandbox-harness\x00\n"
 _MARKS_FD = 1
 _CONTROL = None
 _FORKED = False  # a warm worker's child (see zygote below)
@@ -444,7 +448,9 @@ def main(job_dir: str) -> int:
     install_guard(str(work), str(results), job["denied"], job["allowed"], bool(job.get("isolated")),
                   job.get("scratch", []), job.get("tmp", ""))
     _note_raw_threads()
+    _refuse_keyrings()  # the one kernel-held store that nothing empties between submissions
 
+    os.write(_MARKS_FD, HARNESS_MARK)
     cell_log = []
     real_stdout = sys.stdout
     harness = os.getpid()
@@ -960,6 +966,46 @@ def _limit_tasks(n: int) -> None:
             resource.setrlimit(resource.RLIMIT_NPROC, (n, n))
         except (ValueError, OSError):
             pass
+
+
+# Kernel-held state that outlives a process and is shared by every process of the sandbox's user
+# and namespaces, so by the next submission a warm worker forks (the inventory that
+# tests/test_warm.py walks): files (the slot's folders, emptied), System V IPC (removed after
+# each child, _remove_ipc), POSIX message queues (RLIMIT_MSGQUEUE 0), processes (killed, and a
+# PID namespace), and the kernel's keyrings, which nothing empties: the system calls that reach
+# them are refused (_refuse_keyrings). Sockets, timers, pipes and memory end with their process.
+_KEYRING_CALLS = {"x86_64": (0xC000003E, (248, 249, 250)),   # add_key, request_key, keyctl
+                  "aarch64": (0xC00000B7, (217, 218, 219))}
+
+
+def _refuse_keyrings() -> bool:
+    """A seccomp filter on this process and all it starts: ``add_key``, ``request_key`` and
+    ``keyctl`` fail with EPERM (False where this machine's architecture is not in the table)."""
+    import ctypes
+    import struct
+
+    arch = _KEYRING_CALLS.get(os.uname().machine)
+    if arch is None:
+        return False
+    audit, calls = arch
+    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06   # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+    allow, refuse = 0x7FFF0000, 0x00050000 | 1   # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    n = len(calls)
+    # a call of another architecture (a 32-bit int 0x80) or of the x32 ABI: refused, all of them
+    prog = [(ld, 0, 0, 4), (jeq, 0, n + 3, audit), (ld, 0, 0, 0), (jge, n + 1, 0, 0x40000000)]
+    prog += [(jeq, n - k, 0, nr) for k, nr in enumerate(calls)]
+    prog += [(ret, 0, 0, allow), (ret, 0, 0, refuse)]
+    raw = b"".join(struct.pack("HBBI", *op) for op in prog)
+    buf = ctypes.create_string_buffer(raw)
+
+    class Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fprog = Fprog(len(prog), ctypes.addressof(buf))
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        return False
+    return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
 
 
 class _Case:

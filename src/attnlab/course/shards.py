@@ -230,6 +230,12 @@ def merge(root: Path, csv: str = "autograde/grades.csv") -> Path:
     records.store_rows(root, [e["row"] for _, e in entries])
     out = (root / csv).resolve()
     records.export_csv(root, db_url, out)
+    from .grade import BatchError, rows_missing
+
+    lost = rows_missing(out, graded)
+    if lost:  # one row per submission the shards graded, or a loud stop (grade.check_batch's rule)
+        raise BatchError(f"error: {out.name} has no row for {len(lost)} submission(s) the shards graded: "
+                         + ", ".join(f"{s!r}/{a}" for s, a in lost[:20]))
     print(f"merged {count} shard(s) of release {release_id}: {len(entries)} submission(s)",
           file=sys.stderr)
     return out

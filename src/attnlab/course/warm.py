@@ -13,7 +13,8 @@ the zygote.
 Nothing of one submission reaches the next: the child's memory is its own copy (copy-on-write),
 every process it leaves behind is killed by the zygote before it reports the child's end, and the
 grader empties the slot's ``work``, ``results`` and ``tmp`` (the only places the sandbox can
-write) before the next submission is copied in. A slot whose child was killed by the grader (time,
+write) before the next submission is copied in, all but the mount points of the interpreter, the
+virtualenv and attnlab where they live under ``/tmp`` (:func:`boundary.mount_points_in`). A slot whose child was killed by the grader (time,
 memory) or that misbehaves in any way is thrown away; the next submission starts a new one.
 
 On by default; ``ATTNLAB_WARM=0`` (or ``attnlab-course grade --cold``) turns it off. A memory
@@ -49,15 +50,23 @@ def enabled() -> bool:
     return os.environ.get(ENV, "").strip().lower() not in ("0", "no", "off", "false")
 
 
-def _empty(folder: Path) -> None:
-    """Remove everything inside ``folder`` (a bind-mount point: the folder itself stays)."""
+def _empty(folder: Path, keep: frozenset = frozenset()) -> None:
+    """Remove everything inside ``folder`` (a bind-mount point: the folder itself stays) but the
+    mount points in ``keep`` (:func:`boundary.mount_points_in`) and the folders above them,
+    whose other contents go."""
     try:
         os.chmod(folder, 0o700)
         entries = list(os.scandir(folder))
     except OSError:
         return
     for entry in entries:
+        path = Path(entry.path)
+        if path in keep:
+            continue
         try:
+            if entry.is_dir(follow_symlinks=False) and any(path in k.parents for k in keep):
+                _empty(path, keep)  # (left mode 700, as bubblewrap made it)
+                continue
             if entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
                 if os.path.lexists(entry.path):  # a folder made unreadable: allow, then again
@@ -78,6 +87,7 @@ class Zygote:
     def __init__(self, scratch: Path, memory_bytes: int, space_bytes: int, space_files: int,
                  hide: list[str], preload: list[str], give_fonts) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="warm-", dir=scratch))
+        self.mounts = frozenset(boundary.mount_points_in(self.folder))  # kept when the slot is emptied
         self.space = boundary.WritableSpace(self.folder, space_bytes, space_files)
         for name in SLOT:
             (self.folder / name).mkdir(exist_ok=True)
@@ -134,7 +144,7 @@ class Zygote:
     def reset(self) -> None:
         """Empty the slot for the next submission (after its child and all its processes ended)."""
         for name in SLOT:
-            _empty(self.folder / name)
+            _empty(self.folder / name, self.mounts)
         self.space.was_full = False
         self.give_fonts(self.folder / "tmp")
 

@@ -2,7 +2,8 @@
 
 Boundary rules owned here: collection follows no link. A submission folder that is a symbolic
 link is graded as empty (``Submission.refused``, set by ``grade.discover``); a file that is a
-link, a FIFO or a device is never opened (:func:`read_regular`), nor copied
+link (symbolic, or hard: a link count above one), a FIFO or a device is never read
+(:func:`read_regular`), nor copied
 (:func:`copy_submission`); what is copied is bounded in files, bytes and depth.
 """
 from __future__ import annotations
@@ -32,6 +33,9 @@ def read_regular(path: Path, limit: int) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegular(f"{path.name} is not a regular file")
+        if info.st_nlink > 1:  # one file under several names: maybe solutions/ or another learner's
+            raise NotRegular(f"{path.name} is a hard link (one file with {info.st_nlink} names), "
+                             "which is never read")
         if info.st_size > limit:
             raise ValueError(f"{path.name} is {info.st_size / 2**20:.0f} MiB, more than {limit / 2**20:.0f} MiB")
         chunks, size = [], 0
@@ -94,6 +98,9 @@ def copy_submission(src: Path, dst: Path, exist_ok: bool = False) -> list[str]:
                     stack.append((Path(entry.path), target / entry.name, depth + 1))
                 elif entry.is_file(follow_symlinks=False):
                     info = entry.stat(follow_symlinks=False)
+                    if info.st_nlink > 1:
+                        skipped.append(f"{rel} (a hard link: one file with {info.st_nlink} names)")
+                        continue
                     if count >= MAX_COPY_FILES or size + info.st_size > MAX_COPY_BYTES:
                         skipped.append(f"{rel} (the submission's files are too many or too large)")
                         continue

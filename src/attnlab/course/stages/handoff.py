@@ -94,6 +94,26 @@ class CellVerdict:
     passed: bool
 
 
+class GraderOutcome(Outcome):
+    """An outcome the grader made itself (its memory measurement, in its own process): the judge
+    tells it from the learner's answers, which it reads as data into plain ``Outcome`` objects, by
+    this class, never by the error's name, which learner code chooses."""
+
+
+class GraderFault(Exception):
+    """The grader could not run a submission at all (no line of the learner's ran): never a
+    learner's status. ``output``: what the sandbox's process printed (its own traceback)."""
+
+    def __init__(self, message: str, output: str = "") -> None:
+        super().__init__(message)
+        self.output = output
+
+    def log_text(self) -> str:
+        """What grading.log keeps: the cause and the tail of the process's own output."""
+        tail = "\n".join(self.output.strip().splitlines()[-40:])
+        return f"{self}" + (f"; its output ends:\n{tail}" if tail else "; it printed nothing")
+
+
 @dataclass
 class Result:
     student: str
@@ -111,6 +131,8 @@ class Result:
     seconds: float = 0.0
     late_penalty: float = 0.0    # points taken off for lateness (already out of `score`)
     stages: dict[str, float] = field(default_factory=dict)  # seconds per stage (see STAGES), for timing only
+    faults: list[str] = field(default_factory=list)  # the grader's own failures (GraderFault), for grading.log
+    fault: str = ""  # set when even a fresh sandbox could not run it: the batch stops (grade.py)
 
     def row(self) -> dict:
         return {"student_id": self.student, "assignment": self.assignment, "notebook": self.notebook,

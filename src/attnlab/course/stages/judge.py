@@ -3,8 +3,9 @@
 Boundary rules owned here: what the sandbox wrote is data, read with bounds (an answer at most
 ``RESULT_SLACK`` times the reference's size, :class:`AnswerBound`; JSON cleaned) and judged by
 the checks in the grader's process; a hidden test's message never shows its inputs. A
-submission's status is one of ``STATUSES``, in this order of precedence: tampering detected,
-then what stopped the run (timed out, out of memory, kernel died), then graded; late work
+submission's status is one of ``STATUSES``, in this order of precedence: tampering detected
+(every grade cell at 0 when the code changed a library function or the grader; the exercise's
+own cells when it borrowed the library's answer), then what stopped the run (timed out, out of memory, kernel died), then graded; late work
 (:func:`mark_late`) after the due date.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .. import sandbox
 from ..plan import AssignmentPlan
 from ..sandbox import decode
 from .collect import read_regular
-from .handoff import CellVerdict, Judged, Limits, Measured, Ran, ReadResult, Result
+from .handoff import CellVerdict, GraderOutcome, Judged, Limits, Measured, Ran, ReadResult, Result
 from .read import MAX_RESULT_BYTES, _load_json
 
 
@@ -170,7 +171,7 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 if outcome.error == "MemoryError":
                     message = f"{cc.learner_name} ran out of memory on a small input."
                     break
-                message = _judged(cc, i, outcome)
+                message = _judged(cc, i, outcome, grader_made=isinstance(outcome, GraderOutcome))
                 if message:
                     break
             if message:
@@ -204,25 +205,27 @@ def _digest(value, h, depth: int = 0) -> None:
         h.update(b"r" + repr(value).encode("utf-8", "backslashreplace"))
 
 
-def _judged(cc, i: int, outcome: Outcome) -> str | None:
-    """``cc``'s verdict on case ``i`` for ``outcome`` (cached for the same answer)."""
+def _judged(cc, i: int, outcome: Outcome, grader_made: bool = False) -> str | None:
+    """``cc``'s verdict on case ``i`` for ``outcome`` (cached for the same answer);
+    ``grader_made``: the outcome is one the grader measured itself (stages.measure), told by
+    identity, never by the error's name, which learner code chooses."""
     import hashlib
 
     h = hashlib.sha256()
     h.update(repr((outcome.error, outcome.message, bool(outcome.mutated))).encode("utf-8", "backslashreplace"))
     _digest(outcome.value, h)
-    key = (id(cc.spec), cc.hidden, cc.learner_name, cc.check, i, h.digest())
+    key = (id(cc.spec), cc.hidden, cc.learner_name, cc.check, i, grader_made, h.digest())
     hit = _VERDICTS.get(key)
     if hit is not None and hit[0] is cc.spec:  # (the spec is kept in the entry: its id is not reused)
         return hit[1]
-    message = _hidden_message(cc, i, outcome) if cc.hidden else cc.spec.judge(i, outcome)
+    message = _hidden_message(cc, i, outcome, grader_made) if cc.hidden else cc.spec.judge(i, outcome)
     if len(_VERDICTS) >= _VERDICTS_MAX:
         _VERDICTS.clear()
     _VERDICTS[key] = (cc.spec, message)
     return message
 
 
-def _hidden_message(cc, i: int, outcome: Outcome) -> str | None:
+def _hidden_message(cc, i: int, outcome: Outcome, grader_made: bool = False) -> str | None:
     """A hidden test's verdict, told without anything of that call: the check and the mistake
     it names, never the learner's exception text or type, the shapes or values of its answer,
     nor the hidden inputs (a function that raises ``ValueError(repr(x))`` gets nothing back)."""
@@ -234,8 +237,8 @@ def _hidden_message(cc, i: int, outcome: Outcome) -> str | None:
     if outcome.error == "NotImplementedError" or (outcome.error == "NameError" and message.startswith(
             f"{cc.spec.exercise} is not defined")):
         return message  # the check's own words, nothing of the call in them
-    if outcome.error in ("TooMuchMemory", "MemoryNotMeasured"):
-        return message  # the grader's own measurement, made outside the learner's process
+    if grader_made:  # the grader's own measurement, made outside the learner's process (an
+        return message  # exception the learner names TooMuchMemory is the learner's, below)
     what = (f"{name} raised an error on a hidden test ({cc.check})" if outcome.error is not None
             else f"{name} does not match the reference on a hidden test ({cc.check})")
     if mistake is not None:
@@ -313,6 +316,8 @@ def judge_run(plan: AssignmentPlan, read: ReadResult, ran: Ran, measured: Measur
     for name, why in ran.borrowed.items():
         borrowed.setdefault(name, why)
     cells = judge(plan, ran.results, stopped, borrowed, measured.outcomes)
+    if tampering:  # the library or the grader changed beside the checks: no verdict can be trusted
+        cells = untrusted(cells, tampering[0])
     tampering += borrowed.values()
     if tampering:
         statuses.insert(0, ("tampering detected", "; ".join(dict.fromkeys(tampering))))
@@ -321,6 +326,16 @@ def judge_run(plan: AssignmentPlan, read: ReadResult, ran: Ran, measured: Measur
     if any(v.lines and "did not finish in time" in v.lines[0] for v in cells) and not statuses:
         statuses.append(("timed out", "an exercise did not finish in time"))
     return Judged(cells, sum(v.score for v in cells), statuses, notes)
+
+
+def untrusted(cells: list[CellVerdict], why: str) -> list[CellVerdict]:
+    """Every grade cell at 0 points: the notebook changed a library function or the grader, or
+    reached for the course, so the checks that ran beside it prove nothing (an exercise that only
+    borrowed the library's answer loses its own points instead, in :func:`judge`)."""
+    note = (f"no points: tampering detected ({why[:200]}). The checks ran beside code that changed the "
+            "library or the grader, or reached for the course, so none of their verdicts counts.")
+    return [CellVerdict(v.grade_id, 0.0, v.max_score, [note] + ([] if v.passed else v.lines), False)
+            for v in cells]
 
 
 def _grader_error(result: Result, stage: str, exc: Exception) -> None:

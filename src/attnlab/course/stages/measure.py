@@ -19,7 +19,7 @@ from .. import boundary, warm
 from ..plan import AssignmentPlan
 from .collect import copy_submission
 from .fonts import _give_font_list
-from .handoff import Job, Limits, Measured, Ran, Submission
+from .handoff import GraderOutcome, Job, Limits, Measured, Ran, Submission
 from .judge import AnswerBound, _load_outcome
 from .run import run_sandbox
 
@@ -113,20 +113,20 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
         if zygote is not None and not zygote.child.healthy():
             zygote.alive = False  # the next probes, and the next submission, get fresh ones
         if run.killed == "timeout":
-            return Outcome(error="TimeoutError", message="the memory measurement did not finish in time")
+            return GraderOutcome(error="TimeoutError", message="the memory measurement did not finish in time")
         if run.killed == "memory":
-            return Outcome(error="MemoryError", message="out of memory")
+            return GraderOutcome(error="MemoryError", message="out of memory")
         got = _load_outcome(job_dir / "results", cid, bound=lambda: AnswerBound.of(cc.spec, i))
         if got is None:
-            return Outcome(error="MemoryNotMeasured",
+            return GraderOutcome(error="MemoryNotMeasured",
                            message=f"its process ended (exit code {run.returncode}) before it answered, "
                                    "so the grader could not measure its memory")
         if got.error is not None:
             return got
         if run.peak is None:
-            return Outcome(error="MemoryNotMeasured", message="the grader could not read its peak memory")
+            return GraderOutcome(error="MemoryNotMeasured", message="the grader could not read its peak memory")
         message = verdict(run.peak, run.how, *case.args, **case.kwargs)
-        return Outcome(error="TooMuchMemory", message=message) if message else got
+        return GraderOutcome(error="TooMuchMemory", message=message) if message else got
     finally:
         if space is not None:
             space.close()

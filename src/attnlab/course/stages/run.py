@@ -25,7 +25,7 @@ from .. import boundary, sandbox, tamper, warm
 from ..plan import AssignmentPlan, job_calls
 from .collect import copy_submission, read_regular
 from .fonts import _give_font_list
-from .handoff import Job, Limits, Ran, Submission, _Stopwatch
+from .handoff import GraderFault, Job, Limits, Ran, Submission, _Stopwatch
 from .read import AST_LOCK, MAX_RESULT_BYTES, _load_json, _preload, job_cells
 
 
@@ -51,6 +51,7 @@ class SandboxRun:
     filled: bool = False     # its writable space (boundary.WritableSpace) ran out of bytes or inodes
     started_at: float = 0.0  # wall clock (time.time()) just before the process started, and once it ended:
     ended_at: float = 0.0    # the sandbox's own stamps (timing.json) fall in between
+    harness: bool = False    # the sandbox said its harness was set up (sandbox.HARNESS_MARK)
 
 
 # The memory probe's waiter: a small process between the grader and the sandbox that waits for
@@ -217,6 +218,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     marked = threading.Condition()
     kept: list[bytes] = []
     ready = threading.Event()
+    harness = threading.Event()  # the sandbox's HARNESS_MARK: learner code may run from here on
     measure = threading.Event()  # a memory probe's measured call is about to run
     closed = threading.Event()  # the sandbox's stdout reached its end: it has exited, or is exiting
     answers: dict[str, bytes | None] = {}  # the answers as they were when the sandbox asked for the next call
@@ -261,7 +263,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     writer.start()
 
     def drain() -> None:  # keep the first 20 kB of whatever escapes to the real stdout
-        size, seen, tail = 0, b"", b""
+        size, seen, tail, before = 0, b"", b"", b""
         try:
             for chunk in iter(lambda: proc.stdout.read1(65536), b""):
                 if probe and not ready.is_set():
@@ -271,6 +273,10 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                 joined = tail + chunk
                 if probe and sandbox.MEASURE_MARK in joined:
                     measure.set()
+                if not harness.is_set():
+                    before = (before + chunk)[-4096:]
+                    if sandbox.HARNESS_MARK in before:
+                        harness.set()
                 found = joined.count(sandbox.NEXT_MARK)
                 tail = joined[-(len(sandbox.NEXT_MARK) - 1):]
                 if found:
@@ -278,7 +284,8 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
                         marks[0] += found
                         marked.notify_all()
                 if size < 20_000:
-                    chunk = chunk.replace(sandbox.NEXT_MARK, b"").replace(sandbox.READY_MARK, b"")
+                    for mark in (sandbox.NEXT_MARK, sandbox.READY_MARK, sandbox.HARNESS_MARK):
+                        chunk = chunk.replace(mark, b"")
                     kept.append(chunk[: 20_000 - size])
                     size += len(chunk)
         finally:
@@ -382,7 +389,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     peak = _probe_peak(peak_r, base, window, killed, maxrss) if probe else None
     return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
                       b"".join(kept).decode("utf-8", "replace"), peak, HOW.get(how, how), filled,
-                      started_at, time.time())
+                      started_at, time.time(), harness.is_set())
 
 
 def _grade_warm(result, sub, plan, limits, scratch, denied, nb, isolation, borrowed, tampering,
@@ -456,6 +463,10 @@ def run(job: Job, limits: Limits, isolation: boundary.Isolation, denied: list[Pa
     most, the grader's own labels), whether the sandbox finished, and the exercises its
     tripwires saw reach for a reference (only names the job watched)."""
     ran = run_sandbox(job.folder, job.spec, limits, isolation, hide=[str(d) for d in denied], zygote=zygote)
+    if not ran.harness:  # no line of the learner's ran: the grader's own fault, never a status
+        how = (f"was stopped ({ran.killed})" if ran.killed else f"ended (exit code {ran.returncode})")
+        raise GraderFault(f"the {'warm worker' if zygote is not None else 'sandbox'}'s process {how} "
+                          "before the notebook's first cell ran", ran.output)
     results = job.results
     try:
         cell_log = _load_json(results / "cells.json", 16 * 2**20)
