@@ -236,3 +236,15 @@ def test_claims_are_recorded_from_a_kernel(tmp_path, monkeypatch):
     assert problems(markdown, read_recorded(path)) == []
     markdown = [m.replace("709.8", "709.9") for m in markdown]
     assert len(problems(markdown, read_recorded(path))) == 1
+
+
+def test_a_spread_given_in_the_span_is_the_spread_allowed():
+    """A figure that moves with the CPU (a training run) gives its spread: ``data-within``."""
+    from attnlab.claims import problems
+
+    text = 'about <span data-claim="acc" data-within="4">46%</span>'
+    assert problems([text], {"acc": 42.5}) == []
+    assert problems([text], {"acc": 50.0}) == []
+    assert "give or take 4" in problems([text], {"acc": 50.5})[0]
+    assert problems(['<span data-claim="acc">46%</span>'], {"acc": 45.0})  # no spread: rounding only
+    assert "positive number" in problems(['<span data-claim="acc" data-within="x">46%</span>'], {"acc": 46.0})[0]

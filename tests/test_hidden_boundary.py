@@ -136,8 +136,8 @@ def test_a_cell_searching_the_process_finds_no_call(graded):
     r = results["prints_the_job"]
     out = "".join(str(e.get("stdout", "")) for e in r.cell_log)
     assert "FOUND 0" in out, out[:500]
-    assert all(c.passed for c in r.cells), [c.lines for c in r.cells]  # scores kept; the search itself is
-    # reported as tampering by the static checks
+    # the search itself is tampering (the static checks): every cell at 0, and says why (issue 38)
+    assert all(c.score == 0 and "tampering detected" in c.lines[-1] for c in r.cells), [c.lines for c in r.cells]
 
 
 def test_a_table_of_the_jobs_inputs_earns_nothing(graded):
@@ -147,13 +147,14 @@ def test_a_table_of_the_jobs_inputs_earns_nothing(graded):
     assert "TABLE 0" in out, out[:500]
     cells = _cells(r)
     assert cells["test_softmax"].score == 0 and cells["test_softmax_stable"].score == 0
-    assert cells["test_weighted_average"].passed
+    assert cells["test_weighted_average"].score == 0  # the search is tampering: every cell at 0 (issue 38)
 
 
 def test_a_call_finds_no_other_call(graded):
     _, results = graded
-    r = results["hunts_while_called"]
-    assert all(c.passed for c in r.cells), [c.lines for c in r.cells]
+    r = results["hunts_while_called"]  # it found nothing to copy; the hunt itself is tampering (issue 38)
+    assert all(c.score == 0 and "tampering detected" in c.lines[-1] for c in r.cells), [c.lines for c in r.cells]
+    assert not any("hidden test" in line for c in r.cells for line in c.lines), [c.lines for c in r.cells]
 
 
 def test_a_hidden_failure_names_the_check_not_what_the_code_said(graded):
@@ -163,7 +164,8 @@ def test_a_hidden_failure_names_the_check_not_what_the_code_said(graded):
     assert cell.score == 0 and not cell.passed
     assert "hidden test" in cell.lines[0] and "check_softmax" in cell.lines[0], cell.lines
     assert "ValueError" not in cell.lines[0] and "LEAK" not in cell.lines[0] and "shape (" not in cell.lines[0]
-    assert cells["test_softmax_stable"].passed  # the visible and hidden cases it answered
+    assert cells["test_softmax_stable"].score == 0 and len(cells["test_softmax_stable"].lines) == 1  # the
+    # cases it answered were right: only the tampering note (frames searched) took its points (issue 38)
 
 
 def test_hidden_messages_are_told_without_the_call():

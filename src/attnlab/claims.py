@@ -16,7 +16,10 @@ and a code cell of the same notebook computes it::
 with its text when the value rounds to the number as written (in the units the text shows, as many
 decimals as it shows): ``1,713`` and ``1 713`` are 1713, ``96.4%`` is 96.4, ``3.1x`` is 3.1,
 ``17.18 GB`` is 17.18, ``−0.25`` is -0.25, and ``2.0e-5``, ``2.0 \\times 10^{-5}`` and
-``10^{-15}`` are read with their exponent (``2.0e-5`` agrees with values within 0.05e-5). The
+``10^{-15}`` are read with their exponent (``2.0e-5`` agrees with values within 0.05e-5). A
+figure that moves with the processor (a training run whose float kernels differ between CPUs)
+says so in its text ("about 46%") and gives its spread in the span, ``<span data-claim="acc"
+data-within="4">46%</span>``: it agrees with values within 4 of 46, in the text's units. The
 first number of the text counts; digits inside a word (``float32``, ``BLEU-4``) are no number. A
 verdict claim (a ``bool``) agrees when it is ``True``. ``tests/test_notebooks.py`` runs every
 solution notebook once with ``ATTNLAB_CLAIMS_FILE`` set, reads what ``claim`` recorded, and
@@ -74,9 +77,25 @@ def claim(name: str, value):
     return value
 
 
+_WITHIN = re.compile(r"""\bdata-within\s*=\s*(?P<q>["'])(?P<w>[^"']*)(?P=q)""", re.I)
+
+
+def _spans(markdown: str) -> list[tuple[str, str, float | None]]:
+    """``(claim name, text, spread)``: the spread a ``data-within`` attribute gives, or None."""
+    out = []
+    for m in SPAN.finditer(markdown):
+        within = _WITHIN.search(m.group(0)[: m.group(0).index(">") + 1])
+        try:
+            spread = float(within.group("w")) if within else None
+        except ValueError:
+            spread = float("nan")  # named in problems()
+        out.append((m.group("name"), re.sub(r"<[^>]+>", "", m.group("text")).strip(), spread))
+    return out
+
+
 def spans(markdown: str) -> list[tuple[str, str]]:
     """The ``(claim name, text)`` pairs of a markdown source."""
-    return [(m.group("name"), re.sub(r"<[^>]+>", "", m.group("text")).strip()) for m in SPAN.finditer(markdown)]
+    return [(name, text) for name, text, _ in _spans(markdown)]
 
 
 def _int(text: str) -> int:
@@ -102,8 +121,9 @@ def number_in(text: str) -> tuple[float, int] | None:
     return sign * float(digits) * 10.0 ** exponent, decimals - exponent
 
 
-def disagreement(text: str, value) -> str | None:
-    """Why ``text`` does not say ``value`` (``None`` when it does)."""
+def disagreement(text: str, value, within: float | None = None) -> str | None:
+    """Why ``text`` does not say ``value`` (``None`` when it does); ``within``: the spread the
+    span allows (``data-within``), in the text's units."""
     if isinstance(value, bool):
         return None if value else f"the text says {text!r}, but the notebook computed False"
     shown = number_in(text)
@@ -115,10 +135,13 @@ def disagreement(text: str, value) -> str | None:
     # the value as the text would print it: same decimals, half away from zero, and a tolerance of
     # a hair for values that sit exactly on a rounding boundary
     tolerance = 0.5 * 10.0 ** (-decimals) * (1 + 1e-9)
+    if within is not None:
+        tolerance = max(tolerance, within * (1 + 1e-9))
     if abs(value - number) <= tolerance:
         return None
     computed = f"{value:.{decimals + 2}f}" if 0 <= decimals <= 6 and abs(value) < 1e9 else f"{value:.4g}"
-    return f"the text says {text!r} ({number:g}), but the notebook computed {computed}"
+    spread = f" (give or take {within:g})" if within is not None else ""
+    return f"the text says {text!r} ({number:g}){spread}, but the notebook computed {computed}"
 
 
 def read_recorded(path: str | os.PathLike) -> dict[str, object]:
@@ -137,18 +160,20 @@ def problems(markdown: Iterable[str], computed: Mapping[str, object]) -> list[st
     """What is wrong between a notebook's markdown sources and the claims its run ``computed``:
     a span whose claim was never computed, a computed claim that no span shows, a text that
     disagrees with its value. Empty when the text is true."""
-    shown = [pair for source in markdown for pair in spans(source)]
+    shown = [triple for source in markdown for triple in _spans(source)]
     out = []
-    for name, text in shown:
+    for name, text, within in shown:
         if not _NAME.match(name):
             out.append(f"span {name!r}: a claim name is lower_case_with_underscores")
+        elif within is not None and not (math.isfinite(within) and within > 0):
+            out.append(f"span {name!r}: data-within must be a positive number")
         elif name not in computed:
             out.append(f"span {name!r} ({text!r}): no cell computed it (call claim({name!r}, value))")
         else:
-            why = disagreement(text, computed[name])
+            why = disagreement(text, computed[name], within)
             if why is not None:
                 out.append(f"claim {name!r}: {why}")
-    names = {name for name, _ in shown}
+    names = {name for name, _, _ in shown}
     out += [f"claim {name!r} = {value!r} was computed, but no markdown span shows it "
             f'(wrap its text in <span data-claim="{name}">...</span>)'
             for name, value in computed.items() if name not in names]

@@ -334,7 +334,7 @@ def untrusted(cells: list[CellVerdict], why: str) -> list[CellVerdict]:
     borrowed the library's answer loses its own points instead, in :func:`judge`)."""
     note = (f"no points: tampering detected ({why[:200]}). The checks ran beside code that changed the "
             "library or the grader, or reached for the course, so none of their verdicts counts.")
-    return [CellVerdict(v.grade_id, 0.0, v.max_score, [note] + ([] if v.passed else v.lines), False)
+    return [CellVerdict(v.grade_id, 0.0, v.max_score, ([] if v.passed else v.lines) + [note], False)
             for v in cells]
 
 
