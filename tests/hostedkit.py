@@ -45,6 +45,19 @@ def correct_notebook() -> bytes:
     return coursekit.solution_path(ASSIGNMENT).read_bytes()
 
 
+HELPER_MODULE = (
+    "import numpy as np\n\n\n"
+    "def softmax(x, axis=-1):\n"
+    "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+    "    return e / np.sum(e, axis=axis, keepdims=True)\n")
+
+
+def helper_notebook() -> bytes:
+    """The correct notebook whose softmax comes from the learner's own module beside it."""
+    nb = coursekit.completed_student_notebook(ASSIGNMENT, {"softmax": "from my_helpers import softmax\n"})
+    return json.dumps(nb).encode("utf-8")
+
+
 def wrong_notebook() -> bytes:
     """The student notebook filled in with the solutions, softmax without the max subtraction."""
     nb = coursekit.completed_student_notebook(ASSIGNMENT, {WRONG.solution: WRONG.code})

@@ -81,12 +81,15 @@ def bundle(tmp_path_factory) -> Path:
 def graded(bundle, tmp_path_factory) -> dict[str, tuple[dict, str, Path]]:
     """The correct and the wrong submission, each graded in a fresh "container" (at once)."""
     runs = {}
-    for name, notebook in (("correct", kit.correct_notebook()), ("wrong", kit.wrong_notebook())):
+    for name, notebook in (("correct", kit.correct_notebook()), ("wrong", kit.wrong_notebook()),
+                           ("helper", kit.helper_notebook())):
         root = tmp_path_factory.mktemp(f"autograder-{name}")
         kit.extract(bundle, root / "source")
         shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")  # as Gradescope does
         (root / "submission").mkdir()
         (root / "submission" / NOTEBOOK).write_bytes(notebook)
+        if name == "helper":  # a module of the learner's own, uploaded beside the notebook
+            (root / "submission" / "my_helpers.py").write_text(kit.HELPER_MODULE, encoding="utf-8")
         (root / "results").mkdir()
         log = root.parent / f"{root.name}.log"
         runs[name] = (root, log, kit.start([str(root / "run_autograder")], root,
@@ -235,3 +238,12 @@ def test_a_notebook_that_cannot_be_graded_is_told_at_once():
     assert validate(data) == []
     assert data["score"] == 0 and "missing notebook" in data["output"] and f"no {NOTEBOOK}" in data["output"]
     assert validate(gradescope.error_json("Traceback ...")) == []
+
+
+def test_files_uploaded_beside_the_notebook_are_graded_as_grade_grades_them(graded):
+    """Issue 40: a helper module uploaded with the notebook is part of the submission here too
+    (it was left out: 9/12 where `attnlab-course grade` gives 12/12)."""
+    data, log, root = graded["helper"]
+    assert validate(data) == [], data
+    assert data["score"] == sum(kit.grade_cells().values()), [t.get("output", "")[:200] for t in data["tests"]]
+

@@ -192,6 +192,7 @@ def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = Non
     from .feedback import cell_labels
     from .grading import Limits
     from .plan import plan_assignment
+    from .stages.collect import copy_submission
 
     start = time.perf_counter()
     course = course.resolve()
@@ -203,7 +204,14 @@ def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = Non
     folder = _fresh(course) / assignment
     folder.mkdir(parents=True)
     if notebook is not None:
+        # the files uploaded beside the notebook (a helper module) come too, as `grade` takes a
+        # submission's folder: copied without links (symbolic or hard), bounded (stages.collect)
+        skipped = copy_submission(notebook.parent, folder, exist_ok=True)
+        if os.path.lexists(folder / name):
+            (folder / name).unlink()
         _place(notebook, folder / name)
+        outcome_notes = [f"left out: {', '.join(skipped[:5])}"] if skipped else []
+        notes = list(notes or []) + outcome_notes
     plan = plan_assignment(course, assignment)
     labels = cell_labels(plan.source)
     outcome = Outcome(assignment, name, "grader error", 0.0, plan.max_score, notes=list(notes or []))
