@@ -91,7 +91,7 @@ def softmax(x, axis=-1):
     shifted = x - np.min(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
-''', "test_softmax_stable", "shifts by the minimum", needs_layer=True, words=("max subtraction", "maximum", "overflow", "stable"), kind="range"),
+''', "test_softmax_stable", "shifts by the minimum", needs_layer=False, words=("max subtraction", "maximum", "overflow", "stable"), kind="range"),
 
     U("mix_tokens", '''
 def mix_tokens(X):

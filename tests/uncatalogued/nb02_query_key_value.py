@@ -14,7 +14,7 @@ def attend(q, K, V):
     weights = attnlab.softmax(scores)
     return (weights[:, None] * V).mean(axis=0), weights
 ''', "test_attend", "mean instead of sum of the weighted values", words=("factor", "mean", "sum"),
-      needs_layer=True, kind="constant"),
+      needs_layer=False, kind="constant"),
     U("attend", '''
 def attend(q, K, V):
     scores = K @ q / (np.linalg.norm(K, axis=-1) * np.linalg.norm(q))
@@ -41,7 +41,7 @@ def score_variance(d_k, n_samples, rng):
     q = rng.standard_normal(d_k)
     k = rng.standard_normal((n_samples, d_k))
     return float(np.var(k @ q))
-''', "test_score_variance", "one query against every key (dependent samples)", needs_layer=True,
+''', "test_score_variance", "one query against every key (dependent samples)", needs_layer=False,
       words=("independent", "dependent", "pair"), kind="statistics"),
     U("score_variance", '''
 def score_variance(d_k, n_samples, rng):

@@ -15,7 +15,7 @@ def self_attention(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
     A = attnlab.softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(W_q.shape[1]), axis=-1)
     return np.swapaxes(A, -1, -2) @ V, A
-''', "test_self_attention", "Z = Aᵀ V", needs_layer=True, words=("transpose",), kind="transpose"),
+''', "test_self_attention", "Z = Aᵀ V", needs_layer=False, words=("transpose",), kind="transpose"),
     U("self_attention", '''
 def self_attention(X, W_q, W_k, W_v):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v

@@ -45,7 +45,7 @@ def masked_softmax(scores, mask):
     e = np.exp(np.asarray(scores, dtype=float)) * mask
     total = e.sum(axis=-1, keepdims=True)
     return e / np.where(total > 0, total, 1.0)
-''', "test_masked_softmax", "not stable (no max subtraction)", needs_layer=True, words=("max subtraction", "maximum", "overflow", "stable", "large scores"),
+''', "test_masked_softmax", "not stable (no max subtraction)", needs_layer=False, words=("max subtraction", "maximum", "overflow", "stable", "large scores"),
       kind="range"),
     U("masked_softmax", '''
 def masked_softmax(scores, mask):
@@ -81,7 +81,7 @@ def masked_softmax(scores, mask):
     e = np.exp(blocked - np.where(np.isfinite(m), m, 0.0))
     total = e.sum(axis=-2, keepdims=True)
     return e / np.where(total > 0, total, 1.0)
-''', "test_masked_softmax", "the mask inverted and the softmax over the queries", needs_layer=True, words=("invert", "axis"),
+''', "test_masked_softmax", "the mask inverted and the softmax over the queries", needs_layer=False, words=("invert", "axis"),
       kind="two at once"),
 
     U("cross_attention", '''

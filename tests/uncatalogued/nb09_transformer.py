@@ -86,7 +86,7 @@ def sinusoidal_positional_encoding(L, D):
     PE[:, 0::2] = np.sin(angles)
     PE[:, 1::2] = np.cos(angles[:, : D // 2])
     return PE
-''', "test_positional_encoding", "an int array (np.zeros(..., dtype=int))", needs_layer=True, words=("int", "float", "dtype"),
+''', "test_positional_encoding", "an int array (np.zeros(..., dtype=int))", needs_layer=False, words=("int", "float", "dtype"),
       kind="types"),
     U("sinusoidal_positional_encoding", '''
 def sinusoidal_positional_encoding(L, D):
@@ -182,7 +182,7 @@ def sinusoidal_positional_encoding(L, D):
 ''', "test_decoder_layer", "the memory normalised by norm2 too", words=("memory", "norm"), kind="extra step"),
 
     U("decode_with_cache", _decode(cache="0"), "test_decode_with_cache_positions",
-      "one KV cache shared by every layer", needs_layer=True, words=("cache", "layer"), kind="cache"),
+      "one KV cache shared by every layer", needs_layer=False, words=("cache", "layer"), kind="cache"),
     U("decode_with_cache", _decode(kv_from="X"), "test_decode_with_cache",
       "K/V cached from the un-normalised stream", needs_layer=True, words=("norm",), kind="cache"),
     U("decode_with_cache", _decode(attend="(torch.softmax(at.split_heads(attn.W_q(h), H) @ at.split_heads(k, H)"

@@ -125,7 +125,7 @@ def spatial_self_attention(X, W_q, W_k, W_v):
     U("ChannelAttention", _ca('''
         s = torch.sigmoid(self.fc2(torch.relu(self.fc1(X.mean(dim=(-2, -1))))))
         return X + X * s[..., None, None], s
-'''), "test_channel_attention", "X + X*s (a residual that is not there)", needs_layer=True, words=("residual", "X + ", "scale"),
+'''), "test_channel_attention", "X + X*s (a residual that is not there)", needs_layer=False, words=("residual", "X + ", "scale"),
       kind="extra step"),
     U("ChannelAttention", '''
 class ChannelAttention(nn.Module):
