@@ -50,12 +50,12 @@ def test_a_torch_tensor_from_a_numpy_exercise_is_named(hidden):
     _fails(check_softmax, _softmax_torch, "torch tensor returned from a numpy exercise",
            "torch.Tensor", hidden=hidden)
     _fails(check_multi_head_attention, _mha_torch, "torch tensor returned from a numpy exercise",
-           "item 0 of the tuple", hidden=hidden)
+           "item 0 of what it returned", hidden=hidden)
 
 
 def test_an_int_array_where_floats_are_asked_is_named():
     _fails(check_weighted_average, _weighted_average_int, "an integer (or boolean) array returned",
-           "dtype int64")
+           "int64")
 
 
 @pytest.mark.parametrize("hidden", [False, True])

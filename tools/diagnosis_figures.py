@@ -11,6 +11,8 @@ answer"), *unnamed* when it says "does not look like any mistake we know", and o
 the check's own words* (in place, should raise, a type, ...).
 
     .venv/bin/python tools/diagnosis_figures.py [--corpus catalogue|uncatalogued|both] [-k TEXT] [-v] [-j N]
+    .venv/bin/python tools/diagnosis_figures.py --held-out   # issue 39's blind learners: named,
+        misleading, unnamed, raw, accepted per notebook and per learner (figures only)
 """
 from __future__ import annotations
 
@@ -142,7 +144,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-k", default="", help="only entries whose 'notebook:name' contains this")
     parser.add_argument("-v", action="store_true", help="print every message")
     parser.add_argument("-j", type=int, default=0, help="processes (default: one per core)")
+    parser.add_argument("--held-out", action="store_true",
+                        help="the held-out learners' wrong versions (tests/heldout/learners39): figures only")
     args = parser.parse_args(argv)
+    if args.held_out:
+        import subprocess
+        runner = ROOT / "tests" / "heldout" / "learners39" / "figures.py"
+        return subprocess.run([sys.executable, str(runner), "--root", str(ROOT), "-j", str(args.j or 2)]).returncode
     start = time.perf_counter()
     rows = run(args.corpus, args.k, args.v, args.j)["rows"]
     for source in ("catalogue", "uncatalogued"):

@@ -58,6 +58,12 @@ def attend(q, K, V):
     # score_variance --------------------------------------------------------------------------
     Wrong("score_variance", '''
 def score_variance(d_k, n_samples, rng):
+    q = np.random.randn(n_samples, d_k)  # numpy's global generator, not the one passed in
+    k = np.random.randn(n_samples, d_k)
+    return float(np.var(np.sum(q * k, axis=1)))
+''', fails=("test_score_variance", "test_score_variance_rng"), message="numpy's global random state", label="np.random.randn, rng unused"),
+    Wrong("score_variance", '''
+def score_variance(d_k, n_samples, rng):
     return float(d_k)  # the theory says so
 ''', fails=("test_score_variance",), message="a fixed number", label="hard-coded d_k"),
     Wrong("score_variance", '''

@@ -349,7 +349,9 @@ WRONG += [
           backward("P = np.exp(S - logsumexp[..., i0:i1, None])", "P = np.exp(S - logsumexp[..., j0:j1, None])"),
           fails=_BW_ALL, message="the log-sum-exp of the wrong tile"),
     Wrong("tiled_attention_backward", backward("if causal and j1 - 1 > i0:", "if causal and j1 > i1:"),
-          fails=("test_tiled_attention_backward_causal",), message="causal mask not applied in backward"),
+          # not the catalogue's "diagonal tile left unmasked" (the two differ when Lq < Lk): named by where it is right
+          fails=("test_tiled_attention_backward_causal",), message="matches the right answer exactly at index",
+          label="causal mask not applied in backward (tiles skipped by the wrong condition)"),
     Wrong("tiled_attention_backward", backward("last = min(Lk, i1) if causal else Lk", "last = Lk").replace(
         "if causal and j1 - 1 > i0:", "if False:"),
           fails=("test_tiled_attention_backward_causal",), message="ignoring `causal`"),

@@ -78,7 +78,7 @@ def image_to_tokens(X):
 def image_to_tokens(X):
     C, H, W = X.shape[-3:]
     return X.reshape(*X.shape[:-3], H * W, C).T
-'''), fails=ITT, message="the channel axis not moved", label="reshape then .T"),
+'''), fails=ITT, message="the right values, but in a different order", label="reshape then .T"),
 
     # tokens_to_image ---------------------------------------------------------------------------
     Wrong("image_to_tokens", _tokens_cell(tokens_to_image='''

@@ -792,7 +792,7 @@ BACKWARD = ("check_tiled_attention_backward", "check_tiled_attention_backward_ca
 
 @correct("tiled_attention_backward in torch (float32 tiles)", *BACKWARD)
 def backward_torch32(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
-    return at.tiled_attention_backward(*_t32(Q, K, V, output, logsumexp, grad_output), tile_size, causal)
+    return _np(at.tiled_attention_backward(*_t32(Q, K, V, output, logsumexp, grad_output), tile_size, causal))
 
 
 @buggy("tiled_attention_backward whose dS forgets the 1/sqrt(Dk)", "the scale forgotten in dS",

@@ -60,7 +60,7 @@ def online_softmax_update(m, l, acc, scores, V_tile):
     rescale = np.exp(m - m_safe)
     p = np.exp(scores - m_safe[..., None])
     return m_new, rescale * l + p.sum(axis=-1), rescale[..., None] * acc + p @ V_tile
-''', "test_online_softmax_update", "the tile max over axis 1 (2-D only)", needs_layer=True, words=("batch axis", "leading axes"),
+''', "test_online_softmax_update", "the tile max over axis 1 (2-D only)", words=("batch axis", "leading axes"),
       kind="fixed-rank"),
     U("online_softmax_update", '''
 def online_softmax_update(m, l, acc, scores, V_tile):

@@ -385,6 +385,43 @@ class Outcome:
     error: str | None = None
     message: str = ""
     mutated: bool = False
+    kind: Any = None  # what the call returned before any conversion (:func:`kind_of`)
+
+
+def kind_of(value: Any, depth: int = 0) -> Any:
+    """What ``value`` is, as plain data that crosses processes: ``"ndarray:f:float64"`` (a numpy
+    array of floats and its dtype; ``:i`` integers, ``:b`` booleans), ``"ndarray0:f:..."`` (0-d),
+    ``"tensor:f:float32"``, ``"tensor0"`` (0-d tensor), ``"float"``, ``"int"``, ``"bool"``,
+    ``"npscalar:f:float64"``, ``"none"``,
+    ``"str"``, ``"other"``; a tuple or list is ``["tuple", [items]]`` / ``["list", [items]]``
+    (items listed up to 16). The type rule (:func:`attnlab.checks._contract.type_mistake`)
+    compares the learner's kind with the reference's."""
+    if isinstance(value, (tuple, list)):
+        items = [kind_of(v, depth + 1) for v in value[:16]] if depth < 4 and len(value) <= 16 else []
+        return ["tuple" if isinstance(value, tuple) else "list", items]
+    if value is None:
+        return "none"
+    if type(value).__module__.startswith("torch"):
+        dtype = getattr(value, "dtype", None)
+        if getattr(value, "ndim", None) == 0:
+            return "tensor0"
+        letter = "f" if getattr(dtype, "is_floating_point", False) else ("b" if str(dtype) == "torch.bool" else "i")
+        return f"tensor:{letter}:{str(dtype).replace('torch.', '')[:12]}" if dtype is not None else "other"
+    if isinstance(value, np.ndarray):
+        letter = {"f": "f", "b": "b", "i": "i", "u": "i", "c": "c"}.get(value.dtype.kind, "o")
+        return ("ndarray0:" if value.ndim == 0 else "ndarray:") + f"{letter}:{value.dtype.name[:12]}"
+    if isinstance(value, np.generic):
+        letter = {"f": "f", "b": "b", "i": "i", "u": "i", "c": "c"}.get(value.dtype.kind, "o")
+        return f"npscalar:{letter}:{value.dtype.name[:12]}"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return "other"
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
@@ -413,11 +450,13 @@ def call(fn: Any, case: Case, invoke: Callable[..., Any] | None = None) -> Outco
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                value = _to_numpy(invoke(fn, *args, **kwargs))
+                raw = invoke(fn, *args, **kwargs)
+                kind = kind_of(raw)
+                value = _to_numpy(raw)
     except Exception as exc:  # the learner's (or a mistake's) own error
         return Outcome(error=type(exc).__name__, message=str(exc))
     mutated = not (_same_args(case.args, args) and _same_args(case.kwargs, kwargs))
-    return Outcome(value=value, mutated=mutated)
+    return Outcome(value=value, mutated=mutated, kind=kind)
 
 
 _NUDGE = 2.0 ** -22  # 2 float32 ulps of the largest input: the rounding of intermediate results
@@ -691,6 +730,14 @@ class CheckSpec:
             sens = float32_sensitivity(self.reference, case, ref)
             problem = _problem(got, ref, case, self.exercise, self.outputs, rtol=rtol, atol=atol, f32=sens)
             f32 = max(sens, default=0.0)
+        typed = None
+        if (got.error is None and ref.error is None and case.raises is None
+                and (self.invoke is None or getattr(self.invoke, "numpy_exercise", False))):
+            from ._contract import type_mistake
+
+            typed = type_mistake(got.kind, ref.kind)
+        if problem is None and typed is not None:  # right values, wrong type: the type rule names it
+            return _message(self.exercise, where, typed[1], Diagnosis([typed[0]]), got, ref, self.show_values)
         if problem is None and got.mutated:
             problem = (f"{self.exercise} changed its input arrays in place; compute into a new array "
                        "instead (e.g. `x = x - m`, not `x -= m`)")
@@ -698,6 +745,20 @@ class CheckSpec:
         if problem is None:
             return None
         diagnosis = _diagnose(got, case, self.mistakes, rtol=rtol, atol=atol, reference=ref, f32=f32)
+        if diagnosis is not None and probe is not None and rtol <= 1e-3:  # (a statistical check's
+            diagnosis = self._best_confirmed(diagnosis, got, index, probe, rtol, atol, ref, f32)  # estimates vary)
+        if diagnosis is None and got.error is not None:
+            from ._contract import mistake_for_error
+
+            ruled = mistake_for_error(got.error, got.message)
+            if ruled is not None:  # the type rule, applied inside the check's own invoke
+                diagnosis = Diagnosis([ruled])
+        if diagnosis is None and case.raises is not None:
+            from ._contract import error_mistake
+
+            ruled = error_mistake(got.error, case.raises)
+            if ruled is not None:  # the contract's errors: not raised, an assert, another exception
+                diagnosis = Diagnosis([ruled])
         general = None
         if diagnosis is None:  # the catalogue wins; below it, the general layer
             from . import _relations
@@ -723,7 +784,79 @@ class CheckSpec:
                         general = part + (f"\n{general}" if general else "")
                 if partial is not None:  # where it is right and where not: said, with the first difference
                     general = partial + (f"\n{general}" if general else "")
-        return _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values, general)
+        message, mistake = _message(self.exercise, where, problem, diagnosis, got, ref, self.show_values, general)
+        if typed is not None:  # the values differ, and the type breaks the rule too
+            message += f"\nAlso: {typed[1]}: {typed[0].name}."
+            mistake = mistake or typed[0]
+        return message, mistake
+
+    _CONFIRM_MAX_VALUES = 200_000  # inputs larger than this (the memory cases) are not re-run
+
+    def _best_confirmed(self, diagnosis: Diagnosis, got: Outcome, index: int, probe: Callable[[Case], Outcome],
+                        rtol: float, atol: float, ref: Outcome, f32: float) -> Diagnosis | None:
+        """Of the mistakes that give the learner's answer on this case, the one that is the
+        learner's code on the check's other cases too (in-process, where ``probe`` runs it), or
+        None when none is. Wherever the learner's answer is wrong, a confirmed mistake gives the
+        same answer (on the entries where both are finite: a second mistake that adds NaN leaves
+        the first one named); a mistake that agrees on one input only is a coincidence, and
+        naming it would mislead. Where the learner is right a mistake may still differ (a mistake
+        in one branch of the code), but the mistake that differs on fewest such inputs wins."""
+        candidates = [diagnosis]
+        if diagnosis.kind == "match":
+            candidates += [Diagnosis([m]) for m in self.mistakes if m is not diagnosis.mistakes[0]
+                           and _behaves_like(got, call(m.impl, self.cases[index]), ref, rtol, atol, f32)]
+        mine: dict[int, Outcome] = {}
+        best, best_cost = None, None
+        for candidate in candidates:
+            cost = self._contradictions(candidate, index, probe, mine, rtol, atol)
+            if cost is not None and (best_cost is None or cost < best_cost):
+                best, best_cost = candidate, cost
+                if cost == 0:
+                    break
+        return best
+
+    def _contradictions(self, diagnosis: Diagnosis, index: int, probe: Callable[[Case], Outcome],
+                        mine: dict[int, Outcome], rtol: float, atol: float) -> int | None:
+        """None when the mistake contradicts the learner's code on a case where the learner is
+        wrong; else the number of cases where the learner is right and the mistake is not."""
+        try:
+            mistake = (_combined(diagnosis.mistakes[0], diagnosis.mistakes[1]) if diagnosis.kind == "combined"
+                       else diagnosis.mistakes[0])
+            if mistake is None or mistake.impl is None:
+                return 0
+            soft = 0
+            for j, other in enumerate(self.cases):
+                if j == index or other.raises is not None or _values_in(other) > self._CONFIRM_MAX_VALUES:
+                    continue
+                if j not in mine:
+                    mine[j] = probe(other)
+                m, theirs = mine[j], call(mistake.impl, other)
+                if (m.error in CheckRaised.names or theirs.error in CheckRaised.names
+                        or theirs.error == "NotApplicable"  # (a mistake that says it does not apply here)
+                        or m.error == "NotProbed"):  # (the grader has no answer of the learner's there)
+                    continue  # the check's own verdict on the mechanism (memory, ...), not an answer
+                ref = self.reference_outcome(j)
+                if ref.error is not None:
+                    continue
+                if m.error is None and matches(m.value, ref.value, rtol=rtol, atol=atol, like=ref.value):
+                    if theirs.error is not None or not matches(theirs.value, ref.value, rtol=rtol, atol=atol,
+                                                               like=ref.value):
+                        soft += 1
+                    continue
+                if m.error is not None or theirs.error is not None:
+                    if m.error is None or theirs.error is None or not (same_crash(m, theirs) or m.error == theirs.error):
+                        return None
+                    continue
+                if diagnosis.kind == "shape":
+                    if _shape_of(m.value) != _shape_of(theirs.value):
+                        return None
+                    continue
+                sens = max(float32_sensitivity(self.reference, other, ref), default=0.0)
+                if not _agree_where_finite(m.value, theirs.value, rtol, atol, 16 * sens + 1e-9, ref.value):
+                    return None
+            return soft
+        except Exception:  # noqa: BLE001 - a confirmation that cannot run takes nothing away
+            return 0
 
     def key(self) -> str:
         """Tells this check from another check of the same exercise (for the second-run tier)."""
@@ -749,6 +882,37 @@ class CheckSpec:
             if verdict:
                 raise CheckFailure(_remember(self.exercise, *verdict, check=self.key()))
         print(self.success())
+
+
+def _agree_where_finite(a: Any, b: Any, rtol: float, atol: float, f32: float, like: Any) -> bool:
+    """Whether two answers agree (same shapes; close on the entries where both are finite)."""
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        if not (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b)):
+            return False
+        likes = like if isinstance(like, tuple) and len(like) == len(a) else a
+        return all(_agree_where_finite(x, y, rtol, atol, f32, z) for x, y, z in zip(a, b, likes))
+    try:
+        x, y, e = (np.asarray(v, dtype=float) for v in (a, b, like))
+    except (TypeError, ValueError):
+        return False
+    if x.shape != y.shape:
+        return False
+    ok = np.isfinite(x) & np.isfinite(y)
+    if not ok.any():
+        return True
+    scale = _scale(e) if e.size else 1.0
+    return bool(np.max(np.abs(x[ok] - y[ok])) <= atol + rtol * scale + min(F32_FACTOR * f32, F32_CAP * scale))
+
+
+def _values_in(case: Case) -> int:
+    """How many numbers a case's array inputs hold."""
+    total = 0
+    for a in list(case.args) + list(case.kwargs.values()):
+        if isinstance(a, np.ndarray):
+            total += a.size
+        elif isinstance(a, (tuple, list)):
+            total += sum(getattr(v, "size", 1) for v in a)
+    return total
 
 
 def _probe(fn: Any, invoke: Callable[..., Any] | None, case: Case) -> Outcome:
@@ -845,6 +1009,15 @@ def _problem(got: Outcome, ref: Outcome, case: Case, exercise: str, outputs: Seq
         return problem
     sens = sens + [0.0] * (len(ref.value) - len(sens))
     for name, g, e, s in zip(outputs or [f"item {i}" for i in range(len(ref.value))], got.value, ref.value, sens):
+        if name.startswith("whether "):  # a yes/no the check measured about the code, not a value it returned
+            try:
+                yours, right = bool(np.asarray(g, dtype=float).item()), bool(np.asarray(e, dtype=float).item())
+            except (TypeError, ValueError):
+                yours, right = None, None
+            if yours is not None and yours != right:
+                return (f"{name[0].upper()}{name[1:]}: {'yes' if yours else 'no'} for your code, where a "
+                        f"correct one gives {'yes' if right else 'no'}")
+            continue
         problem = compare(g, e, rtol=rtol, atol=atol, what=f"the {name} you returned", f32=s)
         if problem:
             return problem

@@ -186,8 +186,6 @@ PRINCIPLES: dict[str, str] = {
         'A row with no allowed key needs its own rule: all-zero weights, never 0/0.',
     'masked scores filled with a large negative number: a fully masked row gets uniform weights instead of zeros':
         'A row with no allowed key must get zero weights, not a uniform spread; handle it explicitly.',
-    'a mask of numbers instead of booleans (`np.tril(np.ones((Lq, Lk)))` is float)':
-        'A mask is a boolean array: True where attending is allowed.',
     'a strict mask j < i: each query may not see its own position (the diagonal is masked)':
         'A query may attend to its own position: the diagonal is allowed.',
     'the transposed mask (the upper triangle: each query sees the future, not the past)':
@@ -200,8 +198,6 @@ PRINCIPLES: dict[str, str] = {
         'Rows are queries, columns are keys: shape (Lq, Lk).',
     'a square (Lq, Lq) mask that ignores Lk':
         'The mask has one column per key: its width is Lk, not Lq.',
-    'a mask of numbers instead of booleans':
-        'A mask is a boolean array: True where attending is allowed.',
     'j <= lengths[b]: one padding position too many is allowed':
         'A sequence of length n owns positions 0..n-1 only.',
     'the inverted mask (True on the padding)':

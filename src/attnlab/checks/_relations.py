@@ -551,11 +551,13 @@ def describe_overflow(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, 
 # ---------------------------------------------------------------------------------------------
 # A rank the code assumes (needs the learner's function: in-process only)
 
-def _unbatched(case: _core.Case, reference: Callable, ref: _core.Outcome, tol: _Tol) -> list[_core.Case]:
+def _unbatched(case: _core.Case, reference: Callable, ref: _core.Outcome, tol: _Tol,
+               min_ndim: int = 3) -> list[_core.Case]:
     """The case's batch items as cases of their own, when the reference treats the leading axis
-    of every array of 3 or more axes as a batch (its answer on item b is item b of its answer)."""
-    batched = [i for i, a in enumerate(case.args) if isinstance(a, np.ndarray) and a.ndim >= 3]
-    batched += [k for k, a in case.kwargs.items() if isinstance(a, np.ndarray) and a.ndim >= 3]
+    of every array of ``min_ndim`` or more axes as a batch (its answer on item b is item b of its
+    answer)."""
+    batched = [i for i, a in enumerate(case.args) if isinstance(a, np.ndarray) and a.ndim >= min_ndim]
+    batched += [k for k, a in case.kwargs.items() if isinstance(a, np.ndarray) and a.ndim >= min_ndim]
     if not batched:
         return []
     sizes = {(case.args[w] if isinstance(w, int) else case.kwargs[w]).shape[0] for w in batched}
@@ -612,6 +614,40 @@ def _leading_axis_relation(case: _core.Case, ref: _core.Outcome, reference: Call
                             "that it works for any number of axes")
 
 
+def _rank_assumed(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: Callable,
+                  probe: Callable, tol: _Tol) -> Relation | None:
+    """Rank probing, before an exception is quoted: the code raised on this case, and runs (right
+    or not) on the same input with one axis fewer (each item of a leading batch axis, where the
+    reference treats it as one) or one leading axis more: it assumes a number of axes."""
+    if got.error is None:
+        return None
+    for min_ndim in (3, 2):
+        items = _unbatched(case, reference, ref, tol, min_ndim)
+        if items and all(probe(item).error is None for item in items[:3]):
+            right = all(_core.matches(probe(item).value, _core.call(reference, item).value, rtol=tol.rtol,
+                                      atol=tol.atol, f32=tol.f32) for item in items[:3])
+            ndims = sorted({a.ndim for a in list(case.args) + list(case.kwargs.values())
+                            if isinstance(a, np.ndarray) and a.ndim >= min_ndim})
+            return Relation("rank", f"your code assumes fewer axes than this input has: it raised {got.error} on "
+                                    f"{'/'.join(map(str, ndims))}-D input whose leading axis is a batch, and runs on "
+                                    "each item of that batch taken alone"
+                                    + ("" if right else " (where its answer is not right either)")
+                                    + "; write it for any number of leading axes (index from the end: `axis=-1`, "
+                                    "`shape[-2]`, `swapaxes(-1, -2)` instead of `.T`, `@` instead of `np.dot`)")
+    arrays = [w for w, a in list(enumerate(case.args)) + list(case.kwargs.items())
+              if isinstance(a, np.ndarray) and a.ndim >= 1 and a.dtype != object]
+    if arrays:
+        get = lambda w: case.args[w] if isinstance(w, int) else case.kwargs[w]  # noqa: E731
+        bigger = _replaced(case, {w: get(w)[None] for w in arrays})
+        if _core.call(reference, bigger).error is None and probe(bigger).error is None:
+            ndims = sorted({get(w).ndim for w in arrays})
+            return Relation("rank", f"your code assumes more axes than this input has: it raised {got.error} on "
+                                    f"{'/'.join(map(str, ndims))}-D input, and runs on the same input with a leading "
+                                    "axis of size 1 added; write it for any number of axes (index from the end: "
+                                    "`axis=-1`, `shape[-1]`)")
+    return None
+
+
 _SHAPE_WORDS = ("broadcast", "core dimension", "cannot reshape", "must match the size", "out of bounds for",
                 "shape", "size of tensor", "dimension", "mat1 and mat2", "axis")
 
@@ -654,7 +690,8 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
         if got.error is not None or got.mutated:
             if got.error is not None and probe is not None:
                 return (_rank_relation(case, ref, reference, probe, tol)
-                        or _leading_axis_relation(case, ref, reference, probe, tol))
+                        or _leading_axis_relation(case, ref, reference, probe, tol)
+                        or _rank_assumed(case, got, ref, reference, probe, tol))
             return None
         found = _input_relations(case, got, ref, reference, arg_names, tol)
         if found is None:
@@ -664,10 +701,13 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
         if found is None:
             sizes = known_sizes(case, arg_names)
             pairs = _pairs(got.value, ref.value, outputs, tol)
+            ids = _integer_items(ref.value, outputs)
             for what, g, e in pairs:
                 found = _output_relation(g, e, what, sizes, tol)
                 if found is None and g.shape == e.shape and np.all(np.isfinite(g)) and np.all(np.isfinite(e)):
                     found = _plus_input(case, g, e, what, arg_names, tol) or _row_factor_relation(g, e, what, tol)
+                if found is not None and what in ids and found.kind not in _KINDS_FOR_IDS:
+                    found = None  # token ids, indices, counts: arithmetic on them means nothing
                 if found is not None:
                     break
         if found is None and probe is not None:
@@ -702,6 +742,20 @@ def _integer_relation(got: Any, exp: Any, outputs: Sequence[str]) -> Relation | 
                                            "dtype, e.g. `np.zeros(..., dtype=int)`, or an integer input: "
                                            "make it a float array")
     return None
+
+
+# The relations that still mean something where the answer is whole numbers (token ids, indices):
+# where they are, not what they are worth (a constant factor between two token ids is a coincidence).
+_KINDS_FOR_IDS = {"transpose", "permute", "reshape", "order", "shift", "shift-index", "cut", "swap", "input-transpose"}
+
+
+def _integer_items(exp: Any, outputs: Sequence[str]) -> set[str]:
+    """The names (as :func:`_pairs` gives them) of the items of the right answer that are integers."""
+    if isinstance(exp, tuple):
+        names = list(outputs) or [f"item {i}" for i in range(len(exp))]
+        return {f"the {n} you returned" for n, e in zip(names, exp)
+                if getattr(getattr(e, "dtype", None), "kind", "f") in "iub"}
+    return {"your result"} if getattr(getattr(exp, "dtype", None), "kind", "f") in "iub" else set()
 
 
 def _pairs(got: Any, exp: Any, outputs: Sequence[str], tol: _Tol) -> list[tuple[str, np.ndarray, np.ndarray]]:

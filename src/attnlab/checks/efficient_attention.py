@@ -25,7 +25,8 @@ import numpy as np
 from .. import efficient as _ref
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import invoke_numpy
+from ._contract import numpy_exercise
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from ._memory import peak_of_call
@@ -168,7 +169,7 @@ _MS_ARGS = ("m_a", "l_a", "acc_a", "m_b", "l_b", "acc_b")
 def check_merge_softmax_stats(merge_softmax_stats, hidden: bool = False) -> None:
     """Check that ``merge_softmax_stats`` merges two parts exactly (the stats of all the keys)."""
     run_check(merge_softmax_stats, exercise="merge_softmax_stats", reference=_ref.merge_softmax_stats,
-              cases=_ms_cases(hidden), mistakes=MERGE_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
+              cases=_ms_cases(hidden), mistakes=MERGE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
               show_values=not hidden, passed="two parts merge into the statistics of all the keys",
               invoke=invoke_numpy)
 
@@ -176,7 +177,7 @@ def check_merge_softmax_stats(merge_softmax_stats, hidden: bool = False) -> None
 def check_merge_softmax_stats_empty(merge_softmax_stats, hidden: bool = False) -> None:
     """Check that a part that has seen no key (``m = -inf``) merges without NaN."""
     run_check(merge_softmax_stats, exercise="merge_softmax_stats", reference=_ref.merge_softmax_stats,
-              cases=_ms_empty_cases(hidden), mistakes=MERGE_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
+              cases=_ms_empty_cases(hidden), mistakes=MERGE_MISTAKES, arg_names=_MS_ARGS, outputs=_STATS,
               show_values=not hidden, passed="empty parts (m = -inf) merge without NaN",
               invoke=invoke_numpy)
 
@@ -338,7 +339,7 @@ _UP_ARGS = ("m", "l", "acc", "scores", "V_tile")
 def check_online_softmax_update(online_softmax_update, hidden: bool = False) -> None:
     """Check that ``online_softmax_update`` folds a tile into the running statistics exactly."""
     run_check(online_softmax_update, exercise="online_softmax_update",
-              reference=_ref.online_softmax_update, cases=_up_cases(hidden), mistakes=UPDATE_MISTAKES + RETURN_TYPE_MISTAKES,
+              reference=_ref.online_softmax_update, cases=_up_cases(hidden), mistakes=UPDATE_MISTAKES,
               arg_names=_UP_ARGS, outputs=_STATS, show_values=not hidden,
               passed="the running max, normaliser and accumulator are updated exactly",
               invoke=invoke_numpy)
@@ -348,7 +349,7 @@ def check_online_softmax_update_masked(online_softmax_update, hidden: bool = Fal
     """Check that masked keys (``-inf`` scores) get weight 0 and never produce NaN."""
     run_check(online_softmax_update, exercise="online_softmax_update",
               reference=_ref.online_softmax_update, cases=_up_masked_cases(hidden),
-              mistakes=UPDATE_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=_UP_ARGS, outputs=_STATS, show_values=not hidden,
+              mistakes=UPDATE_MISTAKES, arg_names=_UP_ARGS, outputs=_STATS, show_values=not hidden,
               passed="masked keys get weight 0, without NaN",
               invoke=invoke_numpy)
 
@@ -603,7 +604,7 @@ def check_tiled_attention(tiled_attention, hidden: bool = False) -> None:
     """Check that ``tiled_attention`` equals scaled dot-product attention (to 1e-10) and returns
     ``(output, logsumexp)``."""
     run_check(tiled_attention, exercise="tiled_attention", reference=_ref.tiled_attention,
-              cases=_ta_cases(hidden), mistakes=TILED_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_ta_cases(hidden), mistakes=TILED_MISTAKES,
               arg_names=("Q", "K", "V", "tile_size"), outputs=("output", "logsumexp"),
               rtol=1e-10, atol=1e-10, show_values=not hidden,
               passed="equals softmax(Q Kᵀ/√Dk) V and its log-sum-exp to 1e-10",
@@ -614,7 +615,7 @@ def check_tiled_attention_causal(tiled_attention, hidden: bool = False) -> None:
     """Check that ``tiled_attention(..., causal=True)`` masks keys j > i and skips the tiles above
     the diagonal."""
     run_check(tiled_attention, exercise="tiled_attention", reference=_ref.tiled_attention,
-              cases=_ta_causal_cases(hidden), mistakes=CAUSAL_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_ta_causal_cases(hidden), mistakes=CAUSAL_MISTAKES,
               arg_names=("Q", "K", "V", "tile_size"), outputs=("output", "logsumexp"),
               rtol=1e-10, atol=1e-10, show_values=not hidden,
               passed="causal: equals the masked attention and never reads a tile above the diagonal",
@@ -630,6 +631,7 @@ class TooMuchMemory(CheckRaised, Exception):
     """The learner's tiled_attention held too much memory at once."""
 
 
+@numpy_exercise
 def invoke_measuring_memory(fn, Q, K, V, tile_size, **kwargs):
     """Call ``fn`` and measure its peak extra memory (numpy, torch and Python alike: the call
     runs in a forked child, see :mod:`attnlab.checks._memory`); raise :class:`TooMuchMemory` if
@@ -774,7 +776,7 @@ def _wl_cases(hidden: bool) -> list[Case]:
 def check_weights_from_logsumexp(weights_from_logsumexp, hidden: bool = False) -> None:
     """Check that ``weights_from_logsumexp`` recomputes the weights of any subset of the keys."""
     run_check(weights_from_logsumexp, exercise="weights_from_logsumexp",
-              reference=_ref.weights_from_logsumexp, cases=_wl_cases(hidden), mistakes=LSE_MISTAKES + RETURN_TYPE_MISTAKES,
+              reference=_ref.weights_from_logsumexp, cases=_wl_cases(hidden), mistakes=LSE_MISTAKES,
               arg_names=("Q", "K", "logsumexp"), show_values=not hidden,
               passed="the weights of all the keys, and of one tile of them, are recomputed exactly",
               invoke=invoke_numpy)
@@ -955,6 +957,7 @@ def check_tiled_attention_backward_causal(tiled_attention_backward, hidden: bool
               passed="causal: the gradients of the masked attention, no tile above the diagonal read")
 
 
+@numpy_exercise
 def invoke_backward_measuring_memory(fn, Q, K, V, output, logsumexp, grad_output, tile_size, **kwargs):
     """:func:`invoke_measuring_memory` for the backward pass: its peak extra memory must stay
     below ``1 / MEMORY_FRACTION`` of the ``(Lq, Lk)`` float64 matrix (the grader measures it

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import images as _ref
 from ..averages import softmax as _softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from . import _divergence
 from ._modules import in_out, materialise, run_eval
@@ -145,7 +145,7 @@ def check_image_to_tokens(image_to_tokens, hidden: bool = False) -> None:
     """Check ``image_to_tokens(X)``: ``(C, H, W) -> (H*W, C)``, row-major, on single maps and batches."""
     run_check(image_to_tokens, exercise="image_to_tokens", reference=_ref.image_to_tokens,
               cases=_image_cases(hidden, False) + _image_cases(hidden, True),
-              mistakes=IMAGE_TO_TOKENS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",), show_values=not hidden,
+              mistakes=IMAGE_TO_TOKENS_MISTAKES, arg_names=("X",), show_values=not hidden,
               passed="row-major pixel tokens of C features, with and without a batch",
               invoke=invoke_numpy)
 
@@ -153,7 +153,7 @@ def check_image_to_tokens(image_to_tokens, hidden: bool = False) -> None:
 def check_tokens_to_image(tokens_to_image, hidden: bool = False) -> None:
     """Check ``tokens_to_image(T, H, W)``: the inverse of ``image_to_tokens``."""
     run_check(tokens_to_image, exercise="tokens_to_image", reference=_ref.tokens_to_image,
-              cases=_token_cases(hidden), mistakes=TOKENS_TO_IMAGE_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_token_cases(hidden), mistakes=TOKENS_TO_IMAGE_MISTAKES,
               arg_names=("T", "H", "W"), show_values=not hidden,
               passed="the inverse of image_to_tokens, with and without a batch",
               invoke=invoke_numpy)
@@ -265,7 +265,7 @@ def check_positional_encoding_2d(positional_encoding_2d, hidden: bool = False) -
     """Check ``positional_encoding_2d(H, W, D)``: ``(H*W, D)``, the row half then the column half."""
     run_check(positional_encoding_2d, exercise="positional_encoding_2d",
               reference=_ref.positional_encoding_2d, cases=_pe_cases(hidden),
-              mistakes=POSITIONAL_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("H", "W", "D"), show_values=not hidden,
+              mistakes=POSITIONAL_MISTAKES, arg_names=("H", "W", "D"), show_values=not hidden,
               passed="row half, column half, row-major pixels; D must be a multiple of 4",
               invoke=invoke_numpy)
 
@@ -379,7 +379,7 @@ def check_spatial_self_attention(spatial_self_attention, hidden: bool = False) -
     """Check ``spatial_self_attention(X, W_q, W_k, W_v)`` on one feature map."""
     run_check(spatial_self_attention, exercise="spatial_self_attention",
               reference=_ref.spatial_self_attention, cases=_ssa_cases(hidden, False),
-              mistakes=SPATIAL_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X", "W_q", "W_k", "W_v"),
+              mistakes=SPATIAL_MISTAKES, arg_names=("X", "W_q", "W_k", "W_v"),
               outputs=("Z", "A"), show_values=not hidden,
               passed="Z (Dv, H, W) and A (H*W, H*W) match on one feature map",
               invoke=invoke_numpy)
@@ -389,7 +389,7 @@ def check_spatial_self_attention_batched(spatial_self_attention, hidden: bool = 
     """Check ``spatial_self_attention`` on a batch ``(..., C, H, W)``."""
     run_check(spatial_self_attention, exercise="spatial_self_attention",
               reference=_ref.spatial_self_attention, cases=_ssa_cases(hidden, True),
-              mistakes=SPATIAL_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X", "W_q", "W_k", "W_v"),
+              mistakes=SPATIAL_MISTAKES, arg_names=("X", "W_q", "W_k", "W_v"),
               outputs=("Z", "A"), show_values=not hidden, passed="works on batches", invoke=invoke_numpy)
 
 
@@ -626,7 +626,7 @@ def _pf_cases(hidden: bool) -> list[Case]:
 def check_patchify(patchify, hidden: bool = False) -> None:
     """Check ``patchify(X, patch)``: ``(..., C, H, W) -> (..., (H/P)*(W/P), C*P*P)``."""
     run_check(patchify, exercise="patchify", reference=_ref.patchify, cases=_pf_cases(hidden),
-              mistakes=PATCHIFY_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X", "patch"), show_values=not hidden,
+              mistakes=PATCHIFY_MISTAKES, arg_names=("X", "patch"), show_values=not hidden,
               passed="P x P patches, row-major, channel first inside; a ValueError when P does not divide",
               invoke=invoke_numpy)
 
@@ -740,7 +740,7 @@ PRINCIPLES = {
 
 
 def _with_principles(mistakes: list[Mistake]) -> list[Mistake]:
-    return [Mistake(m.name, m.fix, m.impl, m.principle or PRINCIPLES[m.name]) for m in mistakes]
+    return [Mistake(m.name, m.fix, m.impl, PRINCIPLES.get(m.name) or m.principle) for m in mistakes]
 
 
 IMAGE_TO_TOKENS_MISTAKES = _with_principles(IMAGE_TO_TOKENS_MISTAKES)

@@ -18,7 +18,8 @@ import numpy as np
 from .. import kernels as _ref
 from .. import linearised_attention as _lin
 from ..averages import softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, invoke_numpy_any_dtype
+from ._contract import invoke_numpy, invoke_numpy_any_dtype
+from ._contract import numpy_exercise
 from ._core import Case, Mistake, case_rng, run_check
 from ._memory import peak_of_call
 from .efficient_attention import TooMuchMemory  # the name the grader's own measurement reports
@@ -161,7 +162,7 @@ def check_gaussian_attention_weights(gaussian_attention_weights, hidden: bool = 
     """Check that ``gaussian_attention_weights`` returns the softmax over keys of ``-(x_q-x_k)²/2σ²``."""
     run_check(gaussian_attention_weights, exercise="gaussian_attention_weights",
               reference=_ref.gaussian_attention_weights, cases=_gw_cases(hidden),
-              mistakes=GAUSSIAN_WEIGHTS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
+              mistakes=GAUSSIAN_WEIGHTS_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
               show_values=not hidden, passed="weights match for several bandwidths, Lq != Lk",
               invoke=invoke_numpy)
 
@@ -170,7 +171,7 @@ def check_gaussian_attention_weights_stable(gaussian_attention_weights, hidden: 
     """Check that ``gaussian_attention_weights`` stays finite for queries far from every key."""
     run_check(gaussian_attention_weights, exercise="gaussian_attention_weights",
               reference=_ref.gaussian_attention_weights, cases=_gw_stable_cases(hidden),
-              mistakes=GAUSSIAN_WEIGHTS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
+              mistakes=GAUSSIAN_WEIGHTS_MISTAKES, arg_names=("x_query", "x_keys", "bandwidth"),
               show_values=not hidden, passed="finite rows on the simplex, even far from the data",
               invoke=invoke_numpy)
 
@@ -248,7 +249,7 @@ def _nw_cases(hidden: bool) -> list[Case]:
 def check_nadaraya_watson(nadaraya_watson, hidden: bool = False) -> None:
     """Check that ``nadaraya_watson`` returns the attention-weighted average of the targets."""
     run_check(nadaraya_watson, exercise="nadaraya_watson", reference=_ref.nadaraya_watson,
-              cases=_nw_cases(hidden), mistakes=NADARAYA_WATSON_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_nw_cases(hidden), mistakes=NADARAYA_WATSON_MISTAKES,
               arg_names=("x_query", "x_keys", "y_values", "bandwidth"), show_values=not hidden,
               passed="predictions match for several bandwidths, Lq != Lk",
               invoke=invoke_numpy)
@@ -304,6 +305,12 @@ def _fb_first(x, y, candidates):
     return candidates[0]
 
 
+def _fb_last_of_ties(x, y, candidates):
+    errors = [_ref.leave_one_out_error(x, y, c) for c in candidates]
+    best = min(errors)
+    return float(candidates[max(i for i, e in enumerate(errors) if e == best)])
+
+
 FIT_BANDWIDTH_MISTAKES = [
     Mistake("returning the index of the best candidate instead of the candidate",
             "`np.argmin(errors)` is a position: return `candidates[np.argmin(errors)]`.", _fb_index),
@@ -324,6 +331,11 @@ FIT_BANDWIDTH_MISTAKES = [
             "divide by `2 * bandwidth**2`, not `2 * bandwidth`.", _fb_not_squared),
     Mistake("returning the first candidate (no search)",
             "compute the leave-one-out error of every candidate and return the best one.", _fb_first),
+    Mistake("the last of tied candidates kept, where the contract says the first",
+            "keep a new best only when its error is strictly lower (`<`, not `<=`), or use "
+            "`np.argmin`, which returns the first of equal minima.", _fb_last_of_ties,
+            "On a tie the contract picks the first candidate in the order given: only a strictly "
+            "lower error replaces the best so far."),
 ]
 
 
@@ -379,16 +391,20 @@ def _fb_candidate_cases(hidden: bool) -> list[Case]:
     shuffled = _first_stands_apart(x, y, _GRID[rng.permutation(len(_GRID))])
     coarse = np.array([2.0, 0.9, 0.15, 0.05]) if hidden else np.array([1.5, 0.2, 0.7, 0.04])
     coarse = _first_stands_apart(x, y, coarse)
+    # widths so large that every kernel weight is exactly 1.0 in float64: their leave-one-out
+    # errors are equal to the last bit, and the contract's answer is the first of them
+    ties = np.array([3e9, 1e10, 1e9]) if hidden else np.array([2e9, 5e9, 1e9])
     return [
         Case((x, y, shuffled), why=f"{len(_GRID)} candidates in random order"),
         Case((x, y, coarse), why="4 candidates, unsorted"),
+        Case((x, y, ties), why="3 huge widths whose errors tie exactly: the first one wins"),
     ]
 
 
 def check_fit_bandwidth(fit_bandwidth, hidden: bool = False) -> None:
     """Check that ``fit_bandwidth`` picks the width with the lowest leave-one-out error."""
     run_check(fit_bandwidth, exercise="fit_bandwidth", reference=_ref.fit_bandwidth,
-              cases=_fb_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_fb_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES,
               arg_names=("x", "y", "candidates"), show_values=not hidden,
               passed="picks the leave-one-out minimiser on noisy data",
               invoke=invoke_numpy_any_dtype)
@@ -397,7 +413,7 @@ def check_fit_bandwidth(fit_bandwidth, hidden: bool = False) -> None:
 def check_fit_bandwidth_candidates(fit_bandwidth, hidden: bool = False) -> None:
     """Check that ``fit_bandwidth`` returns a candidate itself, whatever the order of the candidates."""
     run_check(fit_bandwidth, exercise="fit_bandwidth", reference=_ref.fit_bandwidth,
-              cases=_fb_candidate_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_fb_candidate_cases(hidden), mistakes=FIT_BANDWIDTH_MISTAKES,
               arg_names=("x", "y", "candidates"), show_values=not hidden,
               passed="returns the winning candidate, for candidates in any order",
               invoke=invoke_numpy_any_dtype)
@@ -540,7 +556,7 @@ def _krp_cases(hidden: bool) -> list[Case]:
 def check_kernel_ridge_fit(kernel_ridge_fit, hidden: bool = False) -> None:
     """Check that ``kernel_ridge_fit`` returns ``alpha = (K + reg I)⁻¹ y``."""
     run_check(kernel_ridge_fit, exercise="kernel_ridge_fit", reference=_ref.kernel_ridge_fit,
-              cases=_krr_cases(hidden), mistakes=KERNEL_RIDGE_FIT_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_krr_cases(hidden), mistakes=KERNEL_RIDGE_FIT_MISTAKES,
               arg_names=("x", "y", "bandwidth", "reg"), show_values=not hidden, rtol=1e-6, atol=1e-8,
               passed="alpha matches for two bandwidths and ridges",
               invoke=invoke_numpy)
@@ -549,7 +565,7 @@ def check_kernel_ridge_fit(kernel_ridge_fit, hidden: bool = False) -> None:
 def check_kernel_ridge_predict(kernel_ridge_predict, hidden: bool = False) -> None:
     """Check that ``kernel_ridge_predict`` returns ``K(x_query, x_train) @ alpha``."""
     run_check(kernel_ridge_predict, exercise="kernel_ridge_predict", reference=_ref.kernel_ridge_predict,
-              cases=_krp_cases(hidden), mistakes=KERNEL_RIDGE_PREDICT_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_krp_cases(hidden), mistakes=KERNEL_RIDGE_PREDICT_MISTAKES,
               arg_names=("x_query", "x_train", "alpha", "bandwidth"), show_values=not hidden,
               passed="predictions match, Lq != N",
               invoke=invoke_numpy)
@@ -711,6 +727,7 @@ def _measured(Q, K, *args, **kwargs) -> bool:  # noqa: ARG001
     return Q.shape[-2] * K.shape[-2] * 8 >= LONG
 
 
+@numpy_exercise
 def invoke_linear_measuring_memory(fn, Q, K, V, feature_map, **kwargs):
     """:func:`invoke_numpy`, and on a long case also the peak extra memory of the call (see
     :mod:`attnlab.checks._memory`): :class:`TooMuchMemory` if it reaches ``1 / MEMORY_FRACTION``
@@ -798,7 +815,7 @@ def _la_causal_cases(hidden: bool) -> list[Case]:
 def check_linear_attention(linear_attention, hidden: bool = False) -> None:
     """Check that ``linear_attention`` computes φ(Q)(φ(K)ᵀV) / φ(Q)Σφ(K), batched or not."""
     run_check(linear_attention, exercise="linear_attention", reference=_lin.linear_attention,
-              cases=_la_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + [QUADRATIC_MISTAKE] + RETURN_TYPE_MISTAKES,
+              cases=_la_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + [QUADRATIC_MISTAKE],
               arg_names=("Q", "K", "V", "feature_map"), show_values=not hidden,
               passed="matches the reference, batched and unbatched, Lq != Lk",
               invoke=invoke_linear_measuring_memory)
@@ -807,7 +824,7 @@ def check_linear_attention(linear_attention, hidden: bool = False) -> None:
 def check_linear_attention_causal(linear_attention, hidden: bool = False) -> None:
     """Check that ``linear_attention(..., causal=True)`` uses prefix sums over ``j <= i``."""
     run_check(linear_attention, exercise="linear_attention", reference=_lin.linear_attention,
-              cases=_la_causal_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + [QUADRATIC_MISTAKE] + RETURN_TYPE_MISTAKES,
+              cases=_la_causal_cases(hidden), mistakes=LINEAR_ATTENTION_MISTAKES + [QUADRATIC_MISTAKE],
               arg_names=("Q", "K", "V", "feature_map"), show_values=not hidden,
               passed="the causal version matches (prefix sums)",
               invoke=invoke_linear_measuring_memory)
@@ -888,6 +905,7 @@ def _long_recurrence(Q, K, V, feature_map) -> bool:
     return _state_bytes(Q, K, V, feature_map) >= LONG
 
 
+@numpy_exercise
 def invoke_recurrent_measuring_memory(fn, Q, K, V, feature_map):
     """:func:`invoke_numpy`, and on a long sequence also the peak extra memory of the call:
     :class:`TooMuchMemory` if it reaches ``1 / MEMORY_FRACTION`` of the L prefix states (L, M, Dv),
@@ -948,7 +966,7 @@ def check_linear_attention_recurrent(linear_attention_recurrent, hidden: bool = 
     """Check that ``linear_attention_recurrent`` reproduces causal linear attention step by step."""
     run_check(linear_attention_recurrent, exercise="linear_attention_recurrent",
               reference=_lin.linear_attention_recurrent, cases=_lr_cases(hidden),
-              mistakes=LINEAR_RECURRENT_MISTAKES + [STATES_MISTAKE] + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V", "feature_map"),
+              mistakes=LINEAR_RECURRENT_MISTAKES + [STATES_MISTAKE], arg_names=("Q", "K", "V", "feature_map"),
               show_values=not hidden, passed="equals causal linear attention at every step",
               invoke=invoke_recurrent_measuring_memory)
 

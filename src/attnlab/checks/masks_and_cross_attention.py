@@ -16,35 +16,16 @@ import numpy as np
 from ..cross_attention import cross_attention as _cross_attention
 from .. import masks as _masks
 from ..averages import softmax as _softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, invoke_numpy_any_dtype
-from ._core import Case, CheckRaised, Mistake, case_rng, run_check
+from ._contract import invoke_numpy, numpy_exercise
+from ._core import Case, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 
-# ---------------------------------------------------------------------------------------------
-# masks must be boolean
 
-
-class NotABooleanMask(CheckRaised, TypeError):
-    """The learner's mask function returned numbers instead of booleans."""
-
-
-def _require_bool(mask):
-    """``mask`` unchanged if it is boolean; a :class:`NotABooleanMask` otherwise."""
-    if mask is None:
-        return None
-    if type(mask).__module__.startswith("torch"):
-        mask = mask.detach().cpu().numpy()
-    arr = np.asarray(mask)
-    if arr.dtype != bool and arr.dtype != object:
-        raise NotABooleanMask(f"it returned an array of dtype {arr.dtype}; a mask must be boolean "
-                              "(True = may attend)")
-    return mask
-
-
+@numpy_exercise
 def _invoke_mask(fn, *args, **kwargs):
-    """Call a mask function and insist on a boolean numpy result, not a torch tensor (used as
-    ``run_check(invoke=...)``)."""
-    return _require_bool(invoke_numpy_any_dtype(fn, *args, **kwargs))
+    """Call a mask function (``run_check(invoke=...)``); that the mask is a bool numpy array is
+    the type rule's to judge (``_contract.type_mistake``), as for every numpy exercise."""
+    return fn(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -78,15 +59,7 @@ def _cm_square(Lq, Lk):
     return np.tril(np.ones((Lq, Lq), dtype=bool))
 
 
-def _cm_float(Lq, Lk):
-    return _require_bool(np.tril(np.ones((Lq, Lk))))
-
-
 CAUSAL_MASK_MISTAKES = [
-    Mistake("a mask of numbers instead of booleans (`np.tril(np.ones((Lq, Lk)))` is float)",
-            "return booleans: `np.tril(np.ones((Lq, Lk), dtype=bool))`, or compare indices "
-            "(`j <= i`); with numbers, `~mask` is not a logical not and `np.where` silently "
-            "treats every non-zero as True.", _cm_float),
     Mistake("a strict mask j < i: each query may not see its own position (the diagonal is masked)",
             "use `j <= i` (`np.tril` with `k=0`): token i may attend to itself and to every "
             "earlier token.", _cm_strict),
@@ -122,7 +95,7 @@ def _cm_cases(hidden: bool) -> list[Case]:
 def check_causal_mask(causal_mask, hidden: bool = False) -> None:
     """Check that ``causal_mask(Lq, Lk)`` is the boolean ``(Lq, Lk)`` mask ``j <= i``."""
     run_check(causal_mask, exercise="causal_mask", reference=_masks.causal_mask,
-              cases=_cm_cases(hidden), mistakes=CAUSAL_MASK_MISTAKES + RETURN_TYPE_MISTAKES[:1], arg_names=("Lq", "Lk"),
+              cases=_cm_cases(hidden), mistakes=CAUSAL_MASK_MISTAKES, arg_names=("Lq", "Lk"),
               show_values=not hidden, passed="True where j <= i, top-left aligned",
               invoke=_invoke_mask)
 
@@ -156,14 +129,7 @@ def _pm_flat(lengths, Lk):
     return np.concatenate([np.arange(Lk) < n for n in np.asarray(lengths)])
 
 
-def _pm_float(lengths, Lk):
-    return _require_bool((np.arange(Lk)[None, :] < np.asarray(lengths)[:, None]).astype(float))
-
-
 PADDING_MASK_MISTAKES = [
-    Mistake("a mask of numbers instead of booleans",
-            "return booleans, e.g. the comparison `np.arange(Lk)[None, :] < lengths[:, None]` "
-            "itself, without `.astype(float)` or `np.ones(...)` without `dtype=bool`.", _pm_float),
     Mistake("j <= lengths[b]: one padding position too many is allowed",
             "positions 0 .. lengths[b] - 1 are real: use a strict `<`.", _pm_le),
     Mistake("the inverted mask (True on the padding)",
@@ -200,7 +166,7 @@ def _pm_cases(hidden: bool) -> list[Case]:
 def check_padding_mask(padding_mask, hidden: bool = False) -> None:
     """Check that ``padding_mask(lengths, Lk)`` is the boolean ``(B, Lk)`` mask ``j < lengths[b]``."""
     run_check(padding_mask, exercise="padding_mask", reference=_masks.padding_mask,
-              cases=_pm_cases(hidden), mistakes=PADDING_MASK_MISTAKES + RETURN_TYPE_MISTAKES[:1], arg_names=("lengths", "Lk"),
+              cases=_pm_cases(hidden), mistakes=PADDING_MASK_MISTAKES, arg_names=("lengths", "Lk"),
               show_values=not hidden, passed="True where j < lengths[b]", invoke=_invoke_mask)
 
 
@@ -394,7 +360,7 @@ def _ms_full_cases(hidden: bool) -> list[Case]:
 def check_masked_softmax(masked_softmax, hidden: bool = False) -> None:
     """Check that ``masked_softmax(scores, mask)`` renormalises over the allowed keys."""
     run_check(masked_softmax, exercise="masked_softmax", reference=_masks.masked_softmax,
-              cases=_ms_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_ms_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES,
               arg_names=("scores", "mask"), show_values=not hidden,
               passed="masked weights are 0, the others renormalised",
               invoke=invoke_numpy)
@@ -403,7 +369,7 @@ def check_masked_softmax(masked_softmax, hidden: bool = False) -> None:
 def check_masked_softmax_fully_masked(masked_softmax, hidden: bool = False) -> None:
     """Check that ``masked_softmax`` gives a fully masked row all-zero weights (never NaN)."""
     run_check(masked_softmax, exercise="masked_softmax", reference=_masks.masked_softmax,
-              cases=_ms_full_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_ms_full_cases(hidden), mistakes=MASKED_SOFTMAX_MISTAKES,
               arg_names=("scores", "mask"), show_values=not hidden,
               passed="fully masked rows get zero weights",
               invoke=invoke_numpy)
@@ -586,7 +552,7 @@ def _ca_range_case(rng, Lq, Lk, Dv):
 def check_cross_attention(cross_attention, hidden: bool = False) -> None:
     """Check that ``cross_attention`` attends from ``X_q`` over ``X_kv`` (no mask)."""
     run_check(cross_attention, exercise="cross_attention", reference=_cross_attention,
-              cases=_ca_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_ca_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
               show_values=not hidden, passed="output and weights match, batched and not",
               invoke=invoke_numpy)
@@ -595,7 +561,7 @@ def check_cross_attention(cross_attention, hidden: bool = False) -> None:
 def check_cross_attention_masked(cross_attention, hidden: bool = False) -> None:
     """Check that ``cross_attention`` applies a boolean mask (True = may attend)."""
     run_check(cross_attention, exercise="cross_attention", reference=_cross_attention,
-              cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_ca_masked_cases(hidden), mistakes=CROSS_ATTENTION_MISTAKES,
               arg_names=("X_q", "X_kv", "W_q", "W_k", "W_v"), outputs=("output", "weights"),
               show_values=not hidden, passed="masks are applied, fully masked queries give zeros",
               invoke=invoke_numpy)

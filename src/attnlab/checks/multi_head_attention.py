@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import masks as _masks
 from .. import multi_head as _ref
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from . import _divergence
@@ -93,7 +93,7 @@ def _sh_cases(hidden: bool) -> list[Case]:
 def check_split_heads(split_heads, hidden: bool = False) -> None:
     """Check that ``split_heads(X, num_heads)`` maps ``(B, L, D)`` to ``(B, H, L, Dh)``."""
     run_check(split_heads, exercise="split_heads", reference=_ref.split_heads,
-              cases=_sh_cases(hidden), mistakes=SPLIT_HEADS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X", "num_heads"),
+              cases=_sh_cases(hidden), mistakes=SPLIT_HEADS_MISTAKES, arg_names=("X", "num_heads"),
               show_values=not hidden, passed="head h holds the columns h*Dh:(h+1)*Dh",
               invoke=invoke_numpy)
 
@@ -158,7 +158,7 @@ def _mh_cases(hidden: bool) -> list[Case]:
 def check_merge_heads(merge_heads, hidden: bool = False) -> None:
     """Check that ``merge_heads(X)`` maps ``(B, H, L, Dh)`` back to ``(B, L, H*Dh)``."""
     run_check(merge_heads, exercise="merge_heads", reference=_ref.merge_heads,
-              cases=_mh_cases(hidden), mistakes=MERGE_HEADS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",),
+              cases=_mh_cases(hidden), mistakes=MERGE_HEADS_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="the inverse of split_heads",
               invoke=invoke_numpy)
 
@@ -364,7 +364,7 @@ MHA_ARGS = ("X_q", "X_kv", "W_q", "W_k", "W_v", "W_o", "num_heads")
 def check_multi_head_attention(multi_head_attention, hidden: bool = False) -> None:
     """Check that ``multi_head_attention`` splits, attends per head, merges and projects."""
     run_check(multi_head_attention, exercise="multi_head_attention",
-              reference=_ref.multi_head_attention, cases=_mha_cases(hidden), mistakes=MHA_MISTAKES + RETURN_TYPE_MISTAKES,
+              reference=_ref.multi_head_attention, cases=_mha_cases(hidden), mistakes=MHA_MISTAKES,
               arg_names=MHA_ARGS, outputs=("output", "weights"), show_values=not hidden,
               passed="output (B, Lq, D) and weights (B, H, Lq, Lk) match",
               invoke=invoke_numpy)
@@ -374,7 +374,7 @@ def check_multi_head_attention_masked(multi_head_attention, hidden: bool = False
     """Check that ``multi_head_attention`` applies one boolean mask to every head."""
     run_check(multi_head_attention, exercise="multi_head_attention",
               reference=_ref.multi_head_attention, cases=_mha_masked_cases(hidden),
-              mistakes=MHA_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=MHA_ARGS, outputs=("output", "weights"),
+              mistakes=MHA_MISTAKES, arg_names=MHA_ARGS, outputs=("output", "weights"),
               show_values=not hidden, passed="masks broadcast over the heads",
               invoke=invoke_numpy)
 
@@ -615,7 +615,7 @@ def check_merge_value_output(merge_value_output, hidden: bool = False) -> None:
     """Check that ``merge_value_output(W_v, W_o, num_heads)`` is ``W_v[:, h] @ W_o[h]`` per head."""
     run_check(merge_value_output, exercise="merge_value_output",
               reference=_ref.merge_value_output, cases=_mvo_cases(hidden),
-              mistakes=MERGE_VALUE_OUTPUT_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("W_v", "W_o", "num_heads"),
+              mistakes=MERGE_VALUE_OUTPUT_MISTAKES, arg_names=("W_v", "W_o", "num_heads"),
               show_values=not hidden, passed="one (D, D) matrix per head",
               invoke=invoke_numpy)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import attention as _ref
 from ..averages import softmax as _softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy, require_numpy_floats
+from ._contract import invoke_numpy, require_numpy_floats
 from ._core import Case, Mistake, case_rng, case_seed, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -139,7 +139,7 @@ def _at_sharp_cases(hidden: bool) -> list[Case]:
 def check_attend(attend, hidden: bool = False) -> None:
     """Check that ``attend(q, K, V)`` returns ``(softmax(K q / √Dk) @ V, softmax(K q / √Dk))``."""
     run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_cases(hidden),
-              mistakes=ATTEND_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
               show_values=not hidden, passed="output and weights match",
               invoke=invoke_numpy)
 
@@ -147,7 +147,7 @@ def check_attend(attend, hidden: bool = False) -> None:
 def check_attend_sharp(attend, hidden: bool = False) -> None:
     """Check that ``attend`` stays finite and picks the matching value when scores are large."""
     run_check(attend, exercise="attend", reference=_ref.attend, cases=_at_sharp_cases(hidden),
-              mistakes=ATTEND_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
+              mistakes=ATTEND_MISTAKES, arg_names=("q", "K", "V"), outputs=_OUTPUTS,
               show_values=not hidden, passed="stable for scores of about 1000",
               invoke=invoke_numpy)
 
@@ -183,15 +183,16 @@ def invoke_with_rng(fn, d_k, n_samples, rng):
     gen = rng.rng()
     before = gen.bit_generator.state
     first = require_numpy_floats(fn(d_k, n_samples, gen))
-    fits = _draws_fit(rng.seed, _draws_taken(before, gen.bit_generator.state), d_k, n_samples) == 1.0
+    taken = _draws_taken(before, gen.bit_generator.state)
+    fits = _draws_fit(rng.seed, taken, d_k, n_samples) == 1.0
     second = fn(d_k, n_samples, np.random.default_rng(rng.seed + 7919))
     a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     varies = a.shape != b.shape or not bool(np.array_equal(a, b))
-    return first, float(varies), float(fits)
+    return first, float(varies), float(fits), float(bool(taken))
 
 
 def _expected_variance(d_k, n_samples, rng):
-    return float(d_k), 1.0, 1.0
+    return float(d_k), 1.0, 1.0, 1.0
 
 
 class _WithRng:
@@ -255,6 +256,12 @@ def _sv_one_short(d_k, n_samples, rng):
     return float(np.var(np.sum(q[1:] * k, axis=-1)))
 
 
+def _sv_global(d_k, n_samples, rng):
+    q = np.random.standard_normal((n_samples, d_k))  # numpy's global generator: rng never used
+    k = np.random.standard_normal((n_samples, d_k))
+    return float(np.var(np.sum(q * k, axis=-1)))
+
+
 def _sv_rolled(d_k, n_samples, rng):
     q = rng.standard_normal((n_samples, d_k))
     return float(np.var(np.sum(q * np.roll(q, 1, axis=0), axis=-1)))
@@ -293,6 +300,11 @@ SCORE_VARIANCE_MISTAKES = [
             "draw `q = rng.standard_normal((n_samples, d_k))` and `k` of the same shape, and use "
             "every row of both: n_samples dot products, no row dropped, no key taken from `q`.",
             _WithRng(_sv_one_short), _SV_DRAWS_PRINCIPLE),
+    Mistake("drawing from numpy's global random state (`np.random.randn`, `np.random.normal`) instead of the `rng` argument",
+            "draw every sample from the generator you are given: `rng.standard_normal((n_samples, d_k))`, "
+            "not `np.random.randn` or `np.random.default_rng()`.", _WithRng(_sv_global),
+            "The caller passes the generator so that the result can be reproduced: every random "
+            "number comes from `rng`, none from numpy's global state."),
     Mistake("a fixed number (the theory's d_k) instead of an estimate from samples",
             "measure it: draw `q` and `k` from `rng`, form the dot products and return their "
             "variance; the point of the exercise is to see the theory confirmed by data.",
@@ -480,17 +492,18 @@ def _sv_rng_cases(hidden: bool) -> list[Case]:
 def check_score_variance(score_variance, hidden: bool = False) -> None:
     """Check that ``score_variance(d_k, n_samples, rng)`` is close to ``d_k``."""
     run_check(score_variance, exercise="score_variance", reference=_expected_variance,
-              cases=_sv_cases(hidden), mistakes=SCORE_VARIANCE_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_sv_cases(hidden), mistakes=SCORE_VARIANCE_MISTAKES,
               arg_names=("d_k", "n_samples", "rng"), rtol=0.1, atol=0.02, show_values=not hidden,
-              outputs=("variance", "sign that it varies with the random draws (1 = yes)",
-                       "sign that it drew n_samples pairs of d_k-vectors from rng (1 = yes)"),
+              outputs=("variance", "whether its answer changes when rng draws other numbers",
+                       "whether it draws n_samples pairs of d_k-vectors from rng (as many numbers as that takes)",
+                       "whether it takes its random numbers from rng at all"),
               passed="the variance of q·k is close to d_k", invoke=invoke_with_rng)
 
 
 def check_score_variance_rng(score_variance, hidden: bool = False) -> None:
     """Check that ``score_variance`` draws its samples from the ``rng`` it is given."""
     run_check(score_variance, exercise="score_variance", reference=_seed_summary_reference,
-              cases=_sv_rng_cases(hidden), mistakes=SCORE_VARIANCE_RNG_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_sv_rng_cases(hidden), mistakes=SCORE_VARIANCE_RNG_MISTAKES,
               arg_names=("d_k", "n_samples", "seeds (a, b)"), rtol=0.0, atol=1e-12,
               show_values=False, passed="reproducible from the rng argument",
               invoke=invoke_seed_summary)
@@ -779,7 +792,7 @@ def _sd_fully_masked_cases(hidden: bool) -> list[Case]:
 
 def _check_sdpa(fn, cases, hidden, passed):
     run_check(fn, exercise="scaled_dot_product_attention", reference=_ref.scaled_dot_product_attention,
-              cases=cases, mistakes=SDPA_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
+              cases=cases, mistakes=SDPA_MISTAKES, arg_names=("Q", "K", "V"), outputs=_OUTPUTS,
               show_values=not hidden, passed=passed,
               invoke=invoke_numpy)
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..masks import masked_softmax as _masked_softmax
 from ..translation_metrics import alignment_accuracy as _alignment_accuracy
-from ._contract import FLOAT_RETURN_MISTAKES, invoke_float
+from ._contract import invoke_float
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from ._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE, DropoutActive, materialise, run_eval, weight_shape
@@ -767,7 +767,7 @@ AA_MISTAKES = [
             "each target token's peak is `weights.argmax(axis=-1)`.", _aa_argmax_over_targets),
     Mistake("tokens aligned to source word 0 left out (`gold > 0`): word 0 is a real word",
             "only -1 means unaligned: `aligned = gold >= 0`.", partial(_aa_variant, first=1)),
-] + FLOAT_RETURN_MISTAKES
+]
 
 
 def _aa_weights(rng, shape, sharp=3.0):

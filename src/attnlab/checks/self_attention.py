@@ -16,7 +16,7 @@ from ..self_attention import self_attention as _self_attention
 from ..attention import scaled_dot_product_attention as _sdpa
 from ..averages import softmax as _softmax
 from ..masks import masked_softmax as _masked_softmax
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import invoke_numpy
 from ._core import Case, CheckRaised, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 from . import _divergence
@@ -182,7 +182,7 @@ def _sa_batched_cases(hidden: bool) -> list[Case]:
 def check_self_attention(self_attention, hidden: bool = False) -> None:
     """Check ``self_attention(X, W_q, W_k, W_v)`` on one sequence ``(L, D)``."""
     run_check(self_attention, exercise="self_attention", reference=_self_attention,
-              cases=_sa_cases(hidden), mistakes=SELF_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_sa_cases(hidden), mistakes=SELF_ATTENTION_MISTAKES,
               arg_names=("X", "W_q", "W_k", "W_v"), outputs=("Z", "A"), show_values=not hidden,
               passed="Z and A match on one sequence",
               invoke=invoke_numpy)
@@ -191,7 +191,7 @@ def check_self_attention(self_attention, hidden: bool = False) -> None:
 def check_self_attention_batched(self_attention, hidden: bool = False) -> None:
     """Check ``self_attention`` on a batch ``(..., L, D)``."""
     run_check(self_attention, exercise="self_attention", reference=_self_attention,
-              cases=_sa_batched_cases(hidden), mistakes=SELF_ATTENTION_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_sa_batched_cases(hidden), mistakes=SELF_ATTENTION_MISTAKES,
               arg_names=("X", "W_q", "W_k", "W_v"), outputs=("Z", "A"), show_values=not hidden,
               passed="works on batches",
               invoke=invoke_numpy)
@@ -259,7 +259,7 @@ def _ao_batched_cases(hidden: bool) -> list[Case]:
 def check_append_ones(append_ones, hidden: bool = False) -> None:
     """Check that ``append_ones(X)`` appends a column of ones to one sequence ``(L, D)``."""
     run_check(append_ones, exercise="append_ones", reference=_append_ones,
-              cases=_ao_cases(hidden), mistakes=APPEND_ONES_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",),
+              cases=_ao_cases(hidden), mistakes=APPEND_ONES_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="a column of ones at the end",
               invoke=invoke_numpy)
 
@@ -267,7 +267,7 @@ def check_append_ones(append_ones, hidden: bool = False) -> None:
 def check_append_ones_batched(append_ones, hidden: bool = False) -> None:
     """Check that ``append_ones`` works on a batch ``(..., L, D)``."""
     run_check(append_ones, exercise="append_ones", reference=_append_ones,
-              cases=_ao_batched_cases(hidden), mistakes=APPEND_ONES_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",),
+              cases=_ao_batched_cases(hidden), mistakes=APPEND_ONES_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="works on batches",
               invoke=invoke_numpy)
 
@@ -336,7 +336,7 @@ def _ab_cases(hidden: bool) -> list[Case]:
 def check_absorb_bias(absorb_bias, hidden: bool = False) -> None:
     """Check that ``absorb_bias(W, b)`` returns ``(D+1, M)`` with ``b`` as the last row."""
     run_check(absorb_bias, exercise="absorb_bias", reference=_absorb_bias,
-              cases=_ab_cases(hidden), mistakes=ABSORB_BIAS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("W", "b"),
+              cases=_ab_cases(hidden), mistakes=ABSORB_BIAS_MISTAKES, arg_names=("W", "b"),
               show_values=not hidden, passed="b is the last row of a (D+1, M) matrix",
               invoke=invoke_numpy)
 

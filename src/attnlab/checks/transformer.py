@@ -18,7 +18,7 @@ import numpy as np
 
 from ..positional import sinusoidal_positional_encoding as _pe_reference
 from . import _divergence
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import invoke_numpy
 from ._modules import run_eval
 from ._core import Case, CheckRaised, Mistake, case_seed, run_check
 from .rnn_translation import (
@@ -107,7 +107,7 @@ PE_MISTAKES = [
     Mistake("L = 0 not handled: `np.stack` of an empty list of rows raises",
             "for L = 0 return an empty (0, D) array: build the whole table at once from "
             "`np.arange(L)` (or `np.zeros((L, D))`), which works for every L.", _pe_stacked_rows),
-] + RETURN_TYPE_MISTAKES
+]
 
 
 def _pe_cases(hidden: bool) -> list[Case]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import averages as _ref
 from ..averages import SIMPLEX_ATOL
-from ._contract import RETURN_TYPE_MISTAKES, invoke_numpy
+from ._contract import invoke_numpy
 from ._core import Case, Mistake, case_rng, run_check
 from ._predict import Prediction, WrongPrediction
 
@@ -122,7 +122,7 @@ def _wa_bad_cases(hidden: bool) -> list[Case]:
 def check_weighted_average(weighted_average, hidden: bool = False) -> None:
     """Check that ``weighted_average(values, weights)`` returns ``Σ_i w_i v_i`` of shape (D,)."""
     run_check(weighted_average, exercise="weighted_average", reference=_ref.weighted_average,
-              cases=_wa_cases(hidden), mistakes=WEIGHTED_AVERAGE_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_wa_cases(hidden), mistakes=WEIGHTED_AVERAGE_MISTAKES,
               arg_names=("values", "weights"), show_values=not hidden,
               passed="weighted sums match",
               invoke=invoke_numpy)
@@ -131,7 +131,7 @@ def check_weighted_average(weighted_average, hidden: bool = False) -> None:
 def check_weighted_average_rejects(weighted_average, hidden: bool = False) -> None:
     """Check that ``weighted_average`` raises ``ValueError`` for weights off the simplex."""
     run_check(weighted_average, exercise="weighted_average", reference=_ref.weighted_average,
-              cases=_wa_bad_cases(hidden), mistakes=WEIGHTED_AVERAGE_MISTAKES + RETURN_TYPE_MISTAKES,
+              cases=_wa_bad_cases(hidden), mistakes=WEIGHTED_AVERAGE_MISTAKES,
               arg_names=("values", "weights"), show_values=not hidden,
               passed="bad weights are rejected with ValueError",
               invoke=invoke_numpy)
@@ -228,7 +228,7 @@ def _sm_stable_cases(hidden: bool) -> list[Case]:
 def check_softmax(softmax, hidden: bool = False) -> None:
     """Check that ``softmax(x, axis)`` normalises along ``axis`` for any shape."""
     run_check(softmax, exercise="softmax", reference=_ref.softmax, cases=_sm_cases(hidden),
-              mistakes=SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("x",), show_values=not hidden,
+              mistakes=SOFTMAX_MISTAKES, arg_names=("x",), show_values=not hidden,
               passed="matches the reference along any axis",
               invoke=invoke_numpy)
 
@@ -236,7 +236,7 @@ def check_softmax(softmax, hidden: bool = False) -> None:
 def check_softmax_stable(softmax, hidden: bool = False) -> None:
     """Check that ``softmax`` stays finite and exact for logits of +-1e4."""
     run_check(softmax, exercise="softmax", reference=_ref.softmax, cases=_sm_stable_cases(hidden),
-              mistakes=SOFTMAX_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("x",), show_values=not hidden,
+              mistakes=SOFTMAX_MISTAKES, arg_names=("x",), show_values=not hidden,
               passed="stable for logits of +-1e4",
               invoke=invoke_numpy)
 
@@ -322,7 +322,7 @@ def _mt_batched_cases(hidden: bool) -> list[Case]:
 def check_mix_tokens(mix_tokens, hidden: bool = False) -> None:
     """Check that ``mix_tokens(X)`` returns ``softmax(X Xᵀ) X`` for one sequence ``(L, D)``."""
     run_check(mix_tokens, exercise="mix_tokens", reference=_ref.mix_tokens,
-              cases=_mt_cases(hidden), mistakes=MIX_TOKENS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",),
+              cases=_mt_cases(hidden), mistakes=MIX_TOKENS_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="mixes the tokens of one sequence",
               invoke=invoke_numpy)
 
@@ -330,7 +330,7 @@ def check_mix_tokens(mix_tokens, hidden: bool = False) -> None:
 def check_mix_tokens_batched(mix_tokens, hidden: bool = False) -> None:
     """Check that ``mix_tokens`` also works on a batch ``(..., L, D)``."""
     run_check(mix_tokens, exercise="mix_tokens", reference=_ref.mix_tokens,
-              cases=_mt_batched_cases(hidden), mistakes=MIX_TOKENS_MISTAKES + RETURN_TYPE_MISTAKES, arg_names=("X",),
+              cases=_mt_batched_cases(hidden), mistakes=MIX_TOKENS_MISTAKES, arg_names=("X",),
               show_values=not hidden, passed="works on batches",
               invoke=invoke_numpy)
 

@@ -345,6 +345,9 @@ def _probe_baseline(shell, warmup, control) -> None:
     collected, then put back."""
     import gc
 
+    from attnlab.checks._memory import _live_blocks_only
+
+    _live_blocks_only()  # the peak follows what the code holds, not the heap's fragments
     gc.collect(1)
     gc.freeze()
     shell.run_cell("pass", store_history=False, silent=True)
@@ -1069,7 +1072,8 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
         try:
             with tripwires.watching():
                 outcome = call_once(namespace[name], _Case(args, kwargs), invoke)
-            record.update(error=outcome.error, message=outcome.message[:2000], mutated=outcome.mutated)
+            record.update(error=outcome.error, message=outcome.message[:2000], mutated=outcome.mutated,
+                          kind=outcome.kind)
             if outcome.error is None:
                 record["value"] = encode(outcome.value, arrays)
                 answer = outcome.value

@@ -114,6 +114,18 @@ def _load_arrays(path: Path, limit: int = MAX_RESULT_BYTES, bound=None) -> dict[
     return out
 
 
+def _kind(kind, depth: int = 0):
+    """The returned value's kind as the sandbox wrote it (see ``checks._core.kind_of``), kept only
+    when it has that form: a short string, or ``[container, [kinds]]``; anything else is None
+    (no type rule applied, the values are still compared)."""
+    if isinstance(kind, str) and len(kind) <= 32:
+        return kind
+    if (isinstance(kind, list) and len(kind) == 2 and kind[0] in ("tuple", "list") and isinstance(kind[1], list)
+            and len(kind[1]) <= 16 and depth < 5):
+        return [kind[0], [_kind(k, depth + 1) for k in kind[1]]]
+    return None
+
+
 def _load_outcome(results: Path, call_id: int, bound=None) -> Outcome | None:
     """The answer the sandbox wrote for one call; ``bound`` (a function returning an
     :class:`AnswerBound`) says how large it may be."""
@@ -138,7 +150,8 @@ def _load_outcome(results: Path, call_id: int, bound=None) -> Outcome | None:
             value = decode(record.get("value", {"kind": "none"}), arrays)
         error = record.get("error")
         return Outcome(value=value, error=str(error)[:100] if error is not None else None,
-                       message=str(record.get("message", ""))[:2000], mutated=bool(record.get("mutated", False)))
+                       message=str(record.get("message", ""))[:2000], mutated=bool(record.get("mutated", False)),
+                       kind=_kind(record.get("kind")))
     except Exception as exc:  # noqa: BLE001 - a forged or broken result file
         return Outcome(error="BrokenResult", message=f"the result could not be read ({type(exc).__name__})")
 
@@ -171,7 +184,8 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 if outcome.error == "MemoryError":
                     message = f"{cc.learner_name} ran out of memory on a small input."
                     break
-                message = _judged(cc, i, outcome, grader_made=isinstance(outcome, GraderOutcome))
+                message = _judged(cc, i, outcome, grader_made=isinstance(outcome, GraderOutcome),
+                                  others=_others(cc, outcomes, results))
                 if message:
                     break
             if message:
@@ -205,47 +219,99 @@ def _digest(value, h, depth: int = 0) -> None:
         h.update(b"r" + repr(value).encode("utf-8", "backslashreplace"))
 
 
-def _judged(cc, i: int, outcome: Outcome, grader_made: bool = False) -> str | None:
+NOT_PROBED = "NotProbed"  # (an input the grader did not call the learner's code on)
+
+
+def _others(cc, outcomes: dict, results: Path):
+    """The learner's answers to the other cases of ``cc``'s check, by case: what the verdict
+    needs to name a mistake only where it is the learner's code on every case (the in-process
+    check re-runs the learner's code; the grader reads the answers the sandbox already wrote).
+    An input the grader never called it on comes back as a ``NotProbed`` outcome."""
+    index = {id(case): j for j, case in enumerate(cc.spec.cases)}
+
+    def probe(case) -> Outcome:
+        j = index.get(id(case))
+        if j is None:
+            return Outcome(error=NOT_PROBED)
+        got = outcomes.get(cc.first_id + j) or _load_outcome(
+            results, cc.first_id + j, bound=lambda spec=cc.spec, j=j: AnswerBound.of(spec, j))
+        return got if got is not None and not isinstance(got, GraderOutcome) else Outcome(error=NOT_PROBED)
+    return probe
+
+
+def _judged(cc, i: int, outcome: Outcome, grader_made: bool = False, others=None) -> str | None:
     """``cc``'s verdict on case ``i`` for ``outcome`` (cached for the same answer);
     ``grader_made``: the outcome is one the grader measured itself (stages.measure), told by
-    identity, never by the error's name, which learner code chooses."""
+    identity, never by the error's name, which learner code chooses. A verdict that names a
+    catalogued mistake is confirmed against the learner's other answers (``others``), which the
+    cache key does not hold: that one is worked out again."""
     import hashlib
 
     h = hashlib.sha256()
-    h.update(repr((outcome.error, outcome.message, bool(outcome.mutated))).encode("utf-8", "backslashreplace"))
+    h.update(repr((outcome.error, outcome.message, bool(outcome.mutated), outcome.kind)).encode("utf-8", "backslashreplace"))
     _digest(outcome.value, h)
     key = (id(cc.spec), cc.hidden, cc.learner_name, cc.check, i, grader_made, h.digest())
     hit = _VERDICTS.get(key)
     if hit is not None and hit[0] is cc.spec:  # (the spec is kept in the entry: its id is not reused)
-        return hit[1]
-    message = _hidden_message(cc, i, outcome, grader_made) if cc.hidden else cc.spec.judge(i, outcome)
-    if len(_VERDICTS) >= _VERDICTS_MAX:
-        _VERDICTS.clear()
-    _VERDICTS[key] = (cc.spec, message)
+        message, named = hit[1], hit[2]
+    else:
+        message, named = _verdict_message(cc, i, outcome, grader_made, None)
+        if len(_VERDICTS) >= _VERDICTS_MAX:
+            _VERDICTS.clear()
+        _VERDICTS[key] = (cc.spec, message, named)
+    if named and others is not None and not grader_made:
+        message, _ = _verdict_message(cc, i, outcome, grader_made, others)
     return message
 
 
-def _hidden_message(cc, i: int, outcome: Outcome, grader_made: bool = False) -> str | None:
+def _verdict_message(cc, i: int, outcome: Outcome, grader_made: bool, others) -> tuple[str | None, bool]:
+    """The page's message for case ``i`` and whether it names a catalogued mistake."""
+    if cc.hidden:
+        message, named = _hidden_verdict(cc, i, outcome, grader_made, others)
+        return _for_the_page(message), named
+    verdict = cc.spec.verdict(i, outcome, others)
+    if verdict is None:
+        return None, False
+    return _for_the_page(verdict[0]), verdict[1] is not None
+
+
+def _for_the_page(message: str | None) -> str | None:
+    """A check's message as a graded page shows it: what the learner can do in a notebook session
+    (call ``attnlab.checks.explain``, run the check a second time for the code-level fix) means
+    nothing on a page the grader wrote, so those words go."""
+    if message is None:
+        return None
+    lines = [line for line in message.splitlines() if not line.startswith("(For the code-level fix")]
+    return "\n".join(lines).replace(", then run this check again.", ".").replace(
+        " and run this check again.", ".")
+
+
+def _hidden_message(cc, i: int, outcome: Outcome, grader_made: bool = False, others=None) -> str | None:
     """A hidden test's verdict, told without anything of that call: the check and the mistake
     it names, never the learner's exception text or type, the shapes or values of its answer,
     nor the hidden inputs (a function that raises ``ValueError(repr(x))`` gets nothing back)."""
-    verdict = cc.spec.verdict(i, outcome)
+    return _hidden_verdict(cc, i, outcome, grader_made, others)[0]
+
+
+def _hidden_verdict(cc, i: int, outcome: Outcome, grader_made: bool = False, others=None) -> tuple[str | None, bool]:
+    """:func:`_hidden_message`, and whether it names a catalogued mistake."""
+    verdict = cc.spec.verdict(i, outcome, others)
     if verdict is None:
-        return None
+        return None, False
     message, mistake = verdict
     name = cc.learner_name
     if outcome.error == "NotImplementedError" or (outcome.error == "NameError" and message.startswith(
             f"{cc.spec.exercise} is not defined")):
-        return message  # the check's own words, nothing of the call in them
+        return message, False  # the check's own words, nothing of the call in them
     if grader_made:  # the grader's own measurement, made outside the learner's process (an
-        return message  # exception the learner names TooMuchMemory is the learner's, below)
+        return message, False  # exception the learner names TooMuchMemory is the learner's, below)
     what = (f"{name} raised an error on a hidden test ({cc.check})" if outcome.error is not None
             else f"{name} does not match the reference on a hidden test ({cc.check})")
     if mistake is not None:
-        return f"{what}: this looks like a known mistake: {mistake.name}."
+        return f"{what}: this looks like a known mistake: {mistake.name}.", True
     return (f"{what}. Hidden tests show nothing of their inputs or of what your code did with them: "
             "try your function on inputs of your own (other shapes, sizes and values) and compare "
-            "with the equation.")
+            "with the equation."), False
 
 
 def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetime | None,

@@ -1,0 +1,18 @@
+NOTEBOOK = '02_query_key_value'
+CELL = 'scaled_dot_product_attention'
+MISTAKE = 'Inverts the mask: blocks the keys where mask is True (may attend) and keeps the False ones.'
+NAMED_IF = r'invert|opposite|convention|negat|flip|~|True\W+(=|means)?\W*(blocked|masked|ignored)'
+FAILS = ('test_sdpa', 'test_sdpa_batched', 'test_sdpa_mask', 'test_sdpa_fully_masked')
+CODE = '''def scaled_dot_product_attention(Q, K, V, mask=None):
+    """softmax(Q Kᵀ / √Dk) V for one sequence or a batch, with an optional mask."""
+    d_k = Q.shape[-1]
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_k)
+    if mask is not None:
+        scores = np.where(mask, -np.inf, scores)
+    m = np.max(scores, axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    e = np.exp(scores - m)
+    total = np.sum(e, axis=-1, keepdims=True)
+    weights = e / np.where(total > 0, total, 1.0)
+    return weights @ V, weights
+'''
