@@ -202,6 +202,59 @@ def test_memory_is_judged_from_outside(graded, name):
         assert r.status == "graded" and r.score == r.max_score, (r.status, r.details, [c.lines for c in r.cells])
 
 
+# A cell that leaves a process behind (a double fork: its parent ends, the grandchild is an orphan)
+# holding 300 MiB, with an honest tiled_attention: without the subreaper the orphan's memory was
+# counted nowhere (issue 40: "does not count an orphaned grandchild").
+ORPHAN_HOLDS_MEMORY = ck.solution_cells(ck.load(ck.solution_path(A)))["tiled_attention"]["source"] + '''
+
+import os as _os, time as _time
+_first = _os.fork()
+if _first == 0:
+    if _os.fork() == 0:  # the grandchild: orphaned when its parent ends just below
+        _held = bytearray(300 * 2**20)
+        for _i in range(0, len(_held), 4096):
+            _held[_i] = 1
+        _time.sleep(600)
+    _os._exit(0)
+_os.waitpid(_first, 0)
+_time.sleep(1.0)  # the orphan has touched its pages
+'''
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "bwrap-cold"])
+def test_an_orphaned_process_is_counted(mode, tmp_path):
+    """Every descendant of the learner's cells counts: the sandbox adopts orphans
+    (PR_SET_CHILD_SUBREAPER), and ends and waits for all of them before it ends, so the peak the
+    grader reads from the kernel (wait4) includes theirs."""
+    from attnlab.course import boundary, grading, warm
+    from attnlab.course.plan import plan_assignment
+
+    if not boundary._probe().isolated:
+        pytest.skip("without the OS boundary the cell cannot start a process at all")
+    plan = plan_assignment(ck.ROOT, A)
+    nb = ck.completed_student_notebook(A, {"tiled_attention": ORPHAN_HOLDS_MEMORY})
+    folder = tmp_path / "submitted" / "orphan" / A
+    folder.mkdir(parents=True)
+    (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    old, old_warm = os.environ.get(boundary.ENV), os.environ.get(warm.ENV)
+    os.environ[boundary.ENV] = "bwrap"
+    os.environ[warm.ENV] = "0" if mode.endswith("-cold") else "1"
+    boundary.reset_probe()
+    try:
+        result = grading.grade_submission(grading.Submission("orphan", A, folder), plan, grading.Limits(),
+                                          tmp_path, [ck.ROOT])
+    finally:
+        warm.close_pool(tmp_path)
+        for name, value in ((boundary.ENV, old), (warm.ENV, old_warm)):
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        boundary.reset_probe()
+    cell = {c.grade_id: c for c in result.cells}["test_tiled_attention_memory"]
+    assert not cell.passed and "held" in cell.lines[0], (mode, result.status, cell.lines)
+
+
 def test_the_main_run_does_not_measure_memory():
     """The main sandbox run calls the measured exercise plainly (its answer only): no verdict on
     memory is ever taken from inside the learner's process."""

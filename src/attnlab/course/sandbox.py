@@ -452,6 +452,7 @@ def main(job_dir: str) -> int:
                   job.get("scratch", []), job.get("tmp", ""))
     _note_raw_threads()
     _refuse_keyrings()  # the one kernel-held store that nothing empties between submissions
+    end_descendants = _adopt_descendants()  # every process the cells start is counted, then ended
 
     os.write(_MARKS_FD, HARNESS_MARK)
     cell_log = []
@@ -523,6 +524,7 @@ def main(job_dir: str) -> int:
     _write_json(results / "timing.json", stamps)  # for the grader's stage times only, never a verdict
     _write_json(results / "done.json", {"ok": True})
     sys.stdout.flush()
+    end_descendants()
     os._exit(0)  # skip interpreter teardown (atexit handlers the learner may have registered)
 
 
@@ -934,6 +936,51 @@ def _note_raw_threads() -> None:
 def _threading_thread(target) -> bool:
     threading = sys.modules.get("threading")
     return threading is not None and isinstance(getattr(target, "__self__", None), threading.Thread)
+
+
+def _adopt_descendants():
+    """Make this process the reaper of every process the learner's cells start, and return the
+    function that ends them all (called once the calls are answered).
+
+    A process a cell starts and leaves behind (a double fork: its parent ends, so it is an
+    orphan) would otherwise be re-parented to init, and what it holds would be counted nowhere:
+    the grader reads a memory probe's peak from the kernel's count for this process and the
+    processes it waited for (``wait4``). As a subreaper (``PR_SET_CHILD_SUBREAPER``) this process
+    gets the orphans; before it ends it kills and waits for every one of them, so their peak
+    resident memory is in its count. The libc functions are bound here, before any learner code
+    runs and before the audit hook could be asked about them."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        kill = libc.kill
+    except (OSError, AttributeError):
+        return lambda: None
+    me = os.getpid()
+    # bound now: learner code may replace what the os, io and time modules hold
+    listdir, opener, waitpid, monotonic, sigkill = os.listdir, io.open, os.waitpid, time.monotonic, int(signal.SIGKILL)
+
+    def children() -> list[int]:
+        pids = []
+        try:
+            for task in listdir(f"/proc/{me}/task"):
+                with opener(f"/proc/{me}/task/{task}/children", encoding="ascii") as fh:
+                    pids += [int(p) for p in fh.read().split()]
+        except (OSError, ValueError):
+            pass
+        return pids
+
+    def end_all() -> None:
+        deadline = monotonic() + 5.0
+        while monotonic() < deadline:
+            for pid in children():
+                kill(pid, sigkill)
+            try:
+                waitpid(-1, 0)  # its own children, if any, are this process's now
+            except OSError:  # ChildProcessError: none left
+                return
+    return end_all
 
 
 def _reap() -> tuple[bool, bool]:
