@@ -745,8 +745,9 @@ class CheckSpec:
         if problem is None:
             return None
         diagnosis = _diagnose(got, case, self.mistakes, rtol=rtol, atol=atol, reference=ref, f32=f32)
-        if diagnosis is not None and probe is not None and rtol <= 1e-3:  # (a statistical check's
-            diagnosis = self._best_confirmed(diagnosis, got, index, probe, rtol, atol, ref, f32)  # estimates vary)
+        # (not for a statistical check, rtol > 1e-3: its estimates vary from one input to the next)
+        if diagnosis is not None and probe is not None and rtol <= 1e-3:
+            diagnosis = self._best_confirmed(diagnosis, got, index, probe, rtol, atol, ref, f32)
         if diagnosis is None and got.error is not None:
             from ._contract import mistake_for_error
 
