@@ -11,6 +11,7 @@ library pages dropped from the resident set by a cell with ``madvise`` (issue 26
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -143,6 +144,28 @@ def _modes():
     return ["bwrap", "bwrap-cold", "guard"] if boundary._probe().isolated else ["guard"]  # bwrap: warm workers
 
 
+@contextlib.contextmanager
+def grading_mode(mode: str, scratch):
+    """Grade under ``mode`` ("bwrap", "bwrap-cold" or "guard"; warm workers unless "-cold"), the
+    environment and the boundary's probe put back afterwards, the warm pool of ``scratch`` closed."""
+    from attnlab.course import boundary, warm
+
+    old = {k: os.environ.get(k) for k in (boundary.ENV, warm.ENV)}
+    os.environ[boundary.ENV] = mode.split("-")[0]
+    os.environ[warm.ENV] = "0" if mode.endswith("-cold") else "1"  # warm: probes are children of a warm worker
+    boundary.reset_probe()
+    try:
+        yield
+    finally:
+        warm.close_pool(scratch)
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        boundary.reset_probe()
+
+
 @pytest.fixture(scope="module", params=_modes())
 def graded(request, tmp_path_factory):
     from attnlab.course import boundary, grading
@@ -160,24 +183,9 @@ def graded(request, tmp_path_factory):
         folder.mkdir(parents=True)
         (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
         subs.append(grading.Submission(name, A, folder))
-    from attnlab.course import warm
-
-    old, old_warm = os.environ.get(boundary.ENV), os.environ.get(warm.ENV)
-    os.environ[boundary.ENV] = mode.split("-")[0]
-    os.environ[warm.ENV] = "0" if mode.endswith("-cold") else "1"  # warm: probes are children of a warm worker
-    boundary.reset_probe()
-    try:
-        with ThreadPoolExecutor(2) as pool:
-            results = list(pool.map(
-                lambda s: grading.grade_submission(s, plan, grading.Limits(), scratch, [ck.ROOT]), subs))
-    finally:
-        warm.close_pool(scratch)
-        for name, value in ((boundary.ENV, old), (warm.ENV, old_warm)):
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        boundary.reset_probe()
+    with grading_mode(mode, scratch), ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(
+            lambda s: grading.grade_submission(s, plan, grading.Limits(), scratch, [ck.ROOT]), subs))
     return mode, {r.student: r for r in results}
 
 
@@ -226,7 +234,7 @@ def test_an_orphaned_process_is_counted(mode, tmp_path):
     """Every descendant of the learner's cells counts: the sandbox adopts orphans
     (PR_SET_CHILD_SUBREAPER), and ends and waits for all of them before it ends, so the peak the
     grader reads from the kernel (wait4) includes theirs."""
-    from attnlab.course import boundary, grading, warm
+    from attnlab.course import boundary, grading
     from attnlab.course.plan import plan_assignment
 
     if not boundary._probe().isolated:
@@ -236,21 +244,9 @@ def test_an_orphaned_process_is_counted(mode, tmp_path):
     folder = tmp_path / "submitted" / "orphan" / A
     folder.mkdir(parents=True)
     (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    old, old_warm = os.environ.get(boundary.ENV), os.environ.get(warm.ENV)
-    os.environ[boundary.ENV] = "bwrap"
-    os.environ[warm.ENV] = "0" if mode.endswith("-cold") else "1"
-    boundary.reset_probe()
-    try:
+    with grading_mode(mode, tmp_path):
         result = grading.grade_submission(grading.Submission("orphan", A, folder), plan, grading.Limits(),
                                           tmp_path, [ck.ROOT])
-    finally:
-        warm.close_pool(tmp_path)
-        for name, value in ((boundary.ENV, old), (warm.ENV, old_warm)):
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        boundary.reset_probe()
     cell = {c.grade_id: c for c in result.cells}["test_tiled_attention_memory"]
     assert not cell.passed and "held" in cell.lines[0], (mode, result.status, cell.lines)
 
