@@ -89,9 +89,27 @@ def predictions(nb: dict) -> dict[str, dict]:
 
 
 def catalogue(assignment: str) -> list[Wrong]:
-    """The wrong implementations of ``tests/catalogue/<assignment>.py`` (its ``WRONG`` list)."""
-    module = importlib.import_module(f"catalogue.{assignment_module(assignment)}")
-    return list(module.WRONG)
+    """The wrong implementations of a notebook's exercises: every mistake and example of its
+    cards (:mod:`attnlab.cards`), and, while a notebook's cards are being written, the entries of
+    ``tests/catalogue/<assignment>.py`` for the solution cells no card covers yet."""
+    from attnlab.cards import cards_of
+
+    cards = cards_of(assignment)
+    wrongs = [Wrong(c.solution, code, fails, message, label)
+              for c in cards for code, fails, message, label in c.wrong_versions()]
+    covered = {c.solution for c in cards}
+    try:
+        module = importlib.import_module(f"catalogue.{assignment_module(assignment)}")
+    except ModuleNotFoundError:
+        return wrongs
+    return wrongs + [w for w in module.WRONG if w.solution not in covered]
+
+
+def card_of(assignment: str, solution: str):
+    """The cards of one solution cell."""
+    from attnlab.cards import cards_of
+
+    return [c for c in cards_of(assignment) if c.solution == solution]
 
 
 def assignment_module(assignment: str) -> str:

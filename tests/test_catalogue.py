@@ -3,8 +3,9 @@
 * the reference solution passes every grade cell, visible and hidden tests;
 * the untouched student stub fails every grade cell, saying it is not implemented (a
   prediction: not answered);
-* every wrong implementation in ``tests/catalogue/`` fails the grade cells it must fail, with
-  a message that names its mistake;
+* every wrong implementation of the cards (:mod:`attnlab.cards`) fails the grade cells it must
+  fail, with a message that names its mistake and no other mistake of its card (so no card lists
+  a mistake the checks cannot tell from the reference or from another of its mistakes);
 * every exercise has at least four wrong implementations, every prediction two wrong answers.
 """
 from __future__ import annotations
@@ -65,4 +66,8 @@ def test_wrong_implementation_loses_points_with_named_mistake(assignment, wrong,
         assert isinstance(exc, AssertionError), f"{gid} crashed instead of failing a check: {exc!r}"
         assert wrong.message in str(exc), (
             f"{gid}: the message does not name the mistake {wrong.message!r}:\n{exc}")
+        others = [m.name for c in ck.card_of(assignment, wrong.solution) for m in c.mistakes
+                  if m.name not in wrong.message and wrong.message not in m.name]
+        named = [name for name in others if name in str(exc)]
+        assert not named, f"{gid}: {wrong.name} is also named as another mistake of its card: {named}"
     assert capsys.readouterr().err == ""

@@ -135,8 +135,14 @@ class Mistake:
 
     name: str
     fix: str
-    impl: Callable[..., Any]
+    impl: Callable[..., Any] | None = None
     principle: str = ""
+    code: str = ""                  # the learner-style wrong code (a card's mistakes; see attnlab.cards)
+    fails: tuple[str, ...] = ()     # the grade cells the code must fail
+    message: str = ""               # what the failing message must contain (default: the name)
+    label: str = ""                 # tells two catalogue entries of one message apart
+    defines: str = ""               # the name the code defines, when it is not the exercise's
+    exercise: str = ""              # set by the card
 
     def __post_init__(self) -> None:
         if not self.principle:
@@ -201,8 +207,15 @@ def explain(exercise: str | None = None) -> None:
     if exercise is None and _LAST:
         exercise = next(reversed(_LAST))
     if exercise not in _LAST:
-        print(f"No failing check of {exercise or 'any exercise'} in this session yet."
-              if exercise else "No failing check in this session yet.")
+        from ..cards import card
+
+        found = card(exercise) if exercise else None
+        if found is None:
+            print(f"No failing check of {exercise} in this session yet, and no exercise of that name."
+                  if exercise else "No failing check in this session yet; explain(\"softmax\") shows "
+                  "what the checks of an exercise can name.")
+            return
+        print(f"No failing check of {exercise} in this session yet. Its card:\n{found.describe()}")
         return
     _, mistake = _LAST[exercise]
     if mistake is None:
