@@ -865,9 +865,9 @@ HONEST_MEMO_LOOKALIKES = {
 
 def _visible_softmax_inputs() -> str:
     """The visible cases of check_softmax and check_softmax_stable (public) as source."""
-    from attnlab.checks import weighted_averages as wa
+    from attnlab.cards import softmax as card
 
-    cases = wa._sm_cases(False) + wa._sm_stable_cases(False)
+    cases = card.cases(False) + card.stable_cases(False)
     rows = [f"    (np.array({c.args[0].tolist()!r}), {c.kwargs.get('axis', -1)}),\n" for c in cases]
     return ("import torch\n_sm = torch.special.softmax\n_VISIBLE = [\n" + "".join(rows) + "]\n_TABLE = {}\n"
             "for _x, _axis in _VISIBLE:\n    _x = np.ascontiguousarray(_x, dtype=float)\n"

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))  # coursekit, catalogue
+sys.path.insert(0, str(Path(__file__).parent))  # coursekit, uncatalogued, realworld
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 

@@ -7,7 +7,6 @@ notebook's read-only (setup) cells and its solution cells, never on an ordinary 
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import os
 import shutil
@@ -90,19 +89,11 @@ def predictions(nb: dict) -> dict[str, dict]:
 
 def catalogue(assignment: str) -> list[Wrong]:
     """The wrong implementations of a notebook's exercises: every mistake and example of its
-    cards (:mod:`attnlab.cards`), and, while a notebook's cards are being written, the entries of
-    ``tests/catalogue/<assignment>.py`` for the solution cells no card covers yet."""
+    cards (:mod:`attnlab.cards`)."""
     from attnlab.cards import cards_of
 
-    cards = cards_of(assignment)
-    wrongs = [Wrong(c.solution, code, fails, message, label)
-              for c in cards for code, fails, message, label in c.wrong_versions()]
-    covered = {c.solution for c in cards}
-    try:
-        module = importlib.import_module(f"catalogue.{assignment_module(assignment)}")
-    except ModuleNotFoundError:
-        return wrongs
-    return wrongs + [w for w in module.WRONG if w.solution not in covered]
+    return [Wrong(c.solution, code, fails, message, label)
+            for c in cards_of(assignment) for code, fails, message, label in c.wrong_versions()]
 
 
 def card_of(assignment: str, solution: str):

@@ -88,3 +88,15 @@ def test_explain_reads_the_card_in_a_fresh_kernel():
     assert "values (N, D)" in out
     assert "once you answer" in out and "largest score takes all" not in out  # no spoilers
     assert "no exercise of that name" in out
+
+
+def test_the_docs_page_is_the_cards():
+    """docs/mistakes.md is written from the cards: it says what the checks say."""
+    out = subprocess.run([sys.executable, "-m", "attnlab.cards", "--out", str(ROOT / "docs" / "mistakes.md"),
+                          "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    text = (ROOT / "docs" / "mistakes.md").read_text(encoding="utf-8")
+    for c in CARDS:
+        assert f"### `{c.exercise}`" in text
+        for m in c.mistakes:
+            assert m.name in text and m.principle in text

@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 import attnlab
+from attnlab.cards import TransformerDecoderLayer as dec_card
+from attnlab.cards import TransformerEncoderLayer as enc_card
+from attnlab.cards import multi_head_attention as mha_card
 from attnlab.checks import CheckFailure
 from attnlab.checks import multi_head_attention as mha_checks
 from attnlab.checks import transformer as tr_checks
@@ -24,7 +27,7 @@ def _scores(case):
 
 @pytest.mark.parametrize("hidden", [False, True])
 def test_nb05_large_case_puts_every_row_maximum_on_a_masked_key(hidden):
-    case = mha_checks._mha_masked_cases(hidden)[-1]
+    case = mha_card.masked_cases(hidden)[-1]
     scores, mask = _scores(case), np.broadcast_to(case.kwargs["mask"], _scores(case).shape)
     assert np.isclose(np.abs(scores).max(), 1e4)
     top = scores.argmax(axis=-1)[..., None]
@@ -120,22 +123,22 @@ def test_nb09_the_max_over_masked_keys_fails_on_the_large_scores(hidden):
 
 @pytest.mark.parametrize("hidden", [False, True])
 def test_nb09_large_cases_are_what_they_say(hidden):
-    for cases, attn in ((tr_checks._enc_mask_cases(hidden), "self_attn"),
-                        (tr_checks._dec_mask_cases(hidden), "cross_attn")):
+    for cases, attn in ((enc_card.mask_cases(hidden), "self_attn"),
+                        (dec_card.mask_cases(hidden), "cross_attn")):
         large = [c for c in cases if "±1e4" in c.why]
         assert len(large) == 1
-        largest, fraction = tr_checks._masked_top(large[0].args[0], attn, large[0].args[1:])
+        largest, fraction = tr_checks.masked_top(large[0].args[0], attn, large[0].args[1:])
         assert largest > 2e3 and fraction >= 0.5
 
 
 def test_nb09_one_token_odd_head_width_and_one_sentence():
-    for cases in (tr_checks._enc_cases(False), tr_checks._dec_cases(False)):
+    for cases in (enc_card.cases(False), dec_card.cases(False)):
         spec, X = cases[-1].args[:2]
         assert X.shape[:2] == (1, 1)  # B = 1, one token
         assert (spec.d_model // spec.num_heads) % 2 == 1  # an odd head width
 
 
 def test_nb09_hidden_mask_cases_have_a_fully_masked_sentence():
-    for cases in (tr_checks._enc_mask_cases(True), tr_checks._dec_mask_cases(True)):
+    for cases in (enc_card.mask_cases(True), dec_card.mask_cases(True)):
         masks = [c.args[-1] for c in cases]
         assert any((~m).all(axis=-1).any() for m in masks)

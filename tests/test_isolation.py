@@ -481,7 +481,7 @@ def test_noise_made_to_scatter_like_an_estimate_is_not_one():
     import torch
 
     from attnlab.checks import CheckFailure, check_score_variance_rng
-    from attnlab.checks.query_key_value import _draws_taken
+    from attnlab.cards.score_variance import _draws_taken
 
     def like_an_estimate(d_k, n_samples, rng):
         return float(d_k) * (1 + ((2 + 6 / d_k) / n_samples) ** 0.5 * rng.standard_normal())

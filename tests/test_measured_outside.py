@@ -20,12 +20,15 @@ import numpy as np
 import pytest
 
 import coursekit as ck
-from catalogue import nb08_efficient_attention as cat
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("measured_outside")]  # graded once per mode, on one worker
 
 A = "08_efficient_attention"
 MEMORY_CELLS = ("test_tiled_attention_memory",)
+# The card's forms of untiled attention (attnlab.cards.tiled_attention), as the catalogue lists them.
+WRONG = {w.label: w.code for w in ck.catalogue(A) if w.solution == "tiled_attention" and w.label}
+NO_TILING = WRONG["no tiling at all"]  # numpy, the whole score matrix at once
+UNTILED_TORCH = WRONG["torch, untiled"]
 
 # An honest tiled attention in torch (float64 tensors, any batch shape).
 TORCH_TILED = '''
@@ -72,7 +75,7 @@ _opt.step()
 '''
 
 # Untiled, with tracemalloc switched off first (it fooled the in-process measurement).
-TRACEMALLOC_OFF = "import tracemalloc\n" + cat.NO_TILING.replace(
+TRACEMALLOC_OFF = "import tracemalloc\n" + NO_TILING.replace(
     "    S = Q @", "    tracemalloc.stop()\n    S = Q @", 1)
 
 # Untiled into a buffer allocated by the cell in advance (no allocation during the call).
@@ -96,19 +99,19 @@ def tiled_attention(Q, K, V, tile_size, causal=False):
 '''
 
 # Untiled, then the process's own peak counter reset before returning.
-RESETS_ITS_PEAK = cat.NO_TILING.replace(
+RESETS_ITS_PEAK = NO_TILING.replace(
     "    return (e / l) @ V, (m + np.log(l))[..., 0]",
     "    out, lse = (e / l) @ V, (m + np.log(l))[..., 0]\n    del S, e\n"
     "    try:\n        with open('/proc/self/clear_refs', 'w') as f:\n            f.write('5')\n"
     "    except OSError:\n        pass\n    return out, lse", 1)
-assert RESETS_ITS_PEAK != cat.NO_TILING and TRACEMALLOC_OFF != cat.NO_TILING
+assert RESETS_ITS_PEAK != NO_TILING and TRACEMALLOC_OFF != NO_TILING
 
 # Untiled, after a cell dropped the libraries' code pages from the resident set (madvise), the
 # issue 26 attack (its form there is not known). The call is also measured from the resident size
 # it starts from; this form (code pages only: dropping relocated read-only data crashes the
 # process) does not free enough to get under the first baseline either, so it guards against
 # regressions but does not tell the two measurements apart.
-MADVISE_HEADROOM = cat.NO_TILING + '''
+MADVISE_HEADROOM = NO_TILING + '''
 import ctypes
 _libc = ctypes.CDLL(None)
 _libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
@@ -123,13 +126,11 @@ with open('/proc/self/maps') as _maps:
 print('dropped', _dropped >> 20, 'MiB of mappings')
 '''
 
-UNTILED_TORCH = next(w.code for w in cat.WRONG if w.label == "torch, untiled")
-
 SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep their points)
     "honest_numpy": (None, True),
     "honest_torch": (TORCH_TILED, True),
     "honest_torch_trains": (TORCH_TRAINS, True),
-    "untiled": (cat.NO_TILING, False),
+    "untiled": (NO_TILING, False),
     "tracemalloc_off": (TRACEMALLOC_OFF, False),
     "preallocated_buffer": (PREALLOCATED, False),
     "resets_its_peak": (RESETS_ITS_PEAK, False),
@@ -254,15 +255,16 @@ def test_an_orphaned_process_is_counted(mode, tmp_path):
 def test_the_main_run_does_not_measure_memory():
     """The main sandbox run calls the measured exercise plainly (its answer only): no verdict on
     memory is ever taken from inside the learner's process."""
-    from attnlab.checks import efficient_attention as eff
+    from attnlab.cards import tiled_attention as card  # the card's measured call and its verdict
     from attnlab.course.plan import job_calls, plan_assignment
 
     plan = plan_assignment(ck.ROOT, A)
     invokes = {c["invoke"] for c in job_calls(plan) if c["name"] == "tiled_attention"}
-    assert eff.invoke_measuring_memory not in invokes
-    assert eff.call_tiled in invokes
-    assert eff.memory_verdict(2**20, "x", np.zeros((2048, 4)), np.zeros((3072, 4)), None, 128) is None
-    assert "held 40.0 MiB" in eff.memory_verdict(40 * 2**20, "x", np.zeros((2048, 4)), np.zeros((3072, 4)), None, 128)
+    assert card.invoke_measuring_memory not in invokes
+    assert card.call_tiled in invokes
+    assert card.invoke_measuring_memory.measured_outside == (card.call_tiled, card.memory_verdict)
+    assert card.memory_verdict(2**20, "x", np.zeros((2048, 4)), np.zeros((3072, 4)), None, 128) is None
+    assert "held 40.0 MiB" in card.memory_verdict(40 * 2**20, "x", np.zeros((2048, 4)), np.zeros((3072, 4)), None, 128)
 
 
 # ---------------------------------------------------------------------------------------------

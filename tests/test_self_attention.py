@@ -1,5 +1,5 @@
 """Notebook 03's library: ``self_attention``, ``append_ones``, ``absorb_bias`` (numpy and torch)
-and ``attnlab.torch.SelfAttention``, against torch oracles; and the checks of notebook 03.
+and ``attnlab.torch.SelfAttention``, against torch oracles; and the checks and cards of notebook 03.
 
 Oracles: ``F.scaled_dot_product_attention`` on the projected inputs, ``nn.MultiheadAttention``
 with one head and copied weights, ``torch.autograd.gradcheck`` in float64.
@@ -7,6 +7,9 @@ with one head and copied weights, ``torch.autograd.gradcheck`` in float64.
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -22,6 +25,8 @@ from attnlab.checks import (
     check_append_ones_batched, check_self_attention, check_self_attention_batched,
     check_self_attention_module, check_self_attention_module_mask,
 )
+
+import coursekit as ck
 
 ATOL = 1e-10  # float64 agreement between two implementations of the same formula
 
@@ -313,3 +318,28 @@ def test_check_specs_can_be_sent_to_the_sandbox(check, hidden):
     spec = recorder.spec
     payload = [{"invoke": spec.invoke, "args": c.args, "kwargs": c.kwargs} for c in spec.cases]
     assert pickle.loads(pickle.dumps(payload)) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# The cards of notebook 03: every mistake is its learner code, told apart from the reference
+
+@pytest.mark.parametrize("checks", [
+    (check_self_attention, check_self_attention_batched), (check_append_ones, check_append_ones_batched),
+    (check_absorb_bias,), (check_self_attention_module, check_self_attention_module_mask),
+], ids=["self_attention", "append_ones", "absorb_bias", "SelfAttention"])
+@pytest.mark.parametrize("hidden", [False, True])
+def test_every_mistake_of_the_cards_is_told_apart(checks, hidden):
+    assert not ck.mistakes_not_told_apart(checks, hidden, crash_loses_points=True)
+
+
+def test_the_module_card_runs_its_mistakes_through_the_checks_invoke():
+    """A mistake of the SelfAttention card is a whole class; the check calls it as it calls the
+    learner's, through invoke_module (built with known weights), and compiles it only when used."""
+    from attnlab.cards.SelfAttention import CARD
+    from attnlab.checks.self_attention import invoke_module
+
+    assert all(isinstance(m.impl, partial) and m.impl.func is invoke_module for m in CARD.mistakes)
+    assert all(m.code.startswith("class SelfAttention") for m in CARD.mistakes)
+    code = "import sys\nimport attnlab.cards.SelfAttention\nprint('torch' in sys.modules)\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False", "importing the card imported torch"

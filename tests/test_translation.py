@@ -22,6 +22,7 @@ import attnlab
 import attnlab.torch as at
 from attnlab import toylang
 import coursekit as ck
+from attnlab.cards import greedy_decode as greedy_card
 from attnlab.checks import rnn_translation as checks07
 from attnlab.torch import translation as tr
 from attnlab.torch.seq2seq import Seq2Seq, _run_gru_cell, final_states
@@ -366,17 +367,47 @@ EXERCISE_CHECKS = [  # the checks of one exercise share their catalogue of mista
 @pytest.mark.parametrize("hidden", [False, True])
 @pytest.mark.parametrize("checks", EXERCISE_CHECKS, ids=lambda c: c[0].__name__)
 def test_checks_tell_every_value_mistake_apart(checks, hidden):
-    assert not ck.mistakes_not_told_apart(checks, hidden, crash_loses_points=False)
+    # A structural mistake's code (a class the check cannot build as the stub says) loses its
+    # points by the check's own error on the cases it reaches; a value mistake that does not apply
+    # to a case raises NotApplicable there, which tells nothing apart.
+    assert not ck.mistakes_not_told_apart(checks, hidden, crash_loses_points=True)
+
+
+MODULE_CARDS = {"AdditiveAttention": "invoke_additive", "MultiplicativeAttention": "invoke_multiplicative",
+                "AttentionDecoder": "invoke_decoder_step"}
+
+
+@pytest.mark.parametrize("exercise", MODULE_CARDS)
+def test_module_cards_run_their_mistakes_like_the_learners_class(exercise):
+    """A mistake of a module card is a whole class: the flag-style ones keep their variant (the
+    checks combine two of them), the others are called as the learner's class is, through the
+    check's invoke (built with known weights); importing the card imports no torch."""
+    import subprocess
+    import sys
+    from functools import partial
+
+    from attnlab.cards import card
+
+    invoke = getattr(checks07, MODULE_CARDS[exercise])
+    c = card(exercise)
+    for m in c.mistakes:
+        assert m.code.startswith(f"class {exercise}"), m.name
+        assert isinstance(m.impl, partial), m.name
+        assert m.impl.func is invoke or not m.impl.args, m.name
+    assert any(m.impl.func is invoke for m in c.mistakes)
+    code = f"import sys\nimport attnlab.cards.{exercise}\nprint('torch' in sys.modules)\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False", "importing the card imported torch"
 
 
 def test_greedy_cases_end_at_different_steps():
     for hidden in (False, True):
-        for case in checks07._greedy_cases(hidden):
-            tokens, _ = checks07._greedy_reference(*case.args)
+        for case in greedy_card.cases(hidden):
+            tokens, _ = greedy_card.reference(*case.args)
             assert tokens.shape[1] == case.args[3]  # someone never ends
             assert 0 < (tokens == toylang.EOS).sum() < len(tokens)
-        for case in checks07._greedy_eos_cases(hidden):
-            tokens, _ = checks07._greedy_reference(*case.args)
+        for case in greedy_card.eos_cases(hidden):
+            tokens, _ = greedy_card.reference(*case.args)
             ends = [int(np.nonzero(row == toylang.EOS)[0][0]) for row in tokens]  # all end
             assert tokens.shape[1] < case.args[3] and len(set(ends)) >= 3
 

@@ -1,4 +1,4 @@
-"""Run the catalogue (``tests/catalogue/``) and the uncatalogued corpus (``tests/uncatalogued/``)
+"""Run the catalogue (the cards' mistakes, ``src/attnlab/cards/``) and the uncatalogued corpus (``tests/uncatalogued/``)
 through the notebooks' grade cells and print the figures of issue 27:
 
 entries, rejected, accepted (wrong code that passed: listed), named by the catalogue, named by a
@@ -36,7 +36,7 @@ from uncatalogued import corpus  # noqa: E402
 
 UNKNOWN = "does not look like any mistake we know"
 CATALOGUE_WORDS = ("looks like a known mistake", "two known mistakes at once", "points to a known mistake")
-RELATION_WORDS = ("exact relation", "relation to the right answer")
+RELATION_WORDS = ("exact relation", "relation to the right answer", "the right computation with")
 
 
 def kind_of(message: str) -> str:

@@ -1,6 +1,6 @@
 """A corpus of wrong implementations that are NOT in the catalogue (issue 27).
 
-The catalogue (``tests/catalogue/``) lists the mistakes the course teaches, one check at a time.
+The catalogue (the cards' mistakes, ``src/attnlab/cards/``) lists the mistakes the course teaches, one check at a time.
 This corpus holds the mistakes nobody listed, written the way learners write them: fixed-rank
 code (no batch axis, ``.T`` on batched arrays), two mistakes at once, torch/numpy mixes,
 off-by-one positions, masks on the wrong axis, modules reused for the wrong job, ...
@@ -69,9 +69,12 @@ def U(solution: str, code: str, fails: tuple[str, ...] | str, label: str, *, wor
 
 def corpus(assignment: str) -> list[Uncatalogued]:
     """The entries of ``tests/uncatalogued/<nbNN_name>.py`` (its ``WRONG`` list), [] if none."""
+    name = f"uncatalogued.{assignment_module(assignment)}"
     try:
-        module = importlib.import_module(f"uncatalogued.{assignment_module(assignment)}")
-    except ModuleNotFoundError:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:  # the file is there but imports something gone: say so, never drop it
+            raise
         return []
     return list(module.WRONG)
 

@@ -47,7 +47,7 @@ def self_attention(X, W_q, W_k, W_v):
     scores = Q @ np.swapaxes(K, -1, -2)
     A = attnlab.softmax(scores, axis=-2)
     return A @ V, A
-''', "test_self_attention", "no scaling and a softmax over the queries", needs_layer=True, words=("scal", "axis"),
+''', "test_self_attention", "no scaling and a softmax over the queries", words=("scal", "axis"),
       kind="two at once"),
 
     U("append_ones", '''

@@ -1,12 +1,12 @@
 """Notebook 08: wrong implementations the catalogue does not list."""
-from catalogue.nb08_efficient_attention import TILED
+from attnlab.cards.tiled_attention import TILED
 from uncatalogued import U
 
 # The catalogue's correct tiled_attention, with the two lines the entries below change as holes.
 _S = "Q[..., i0:i1, :] @ np.swapaxes(K[..., j0:j1, :], -1, -2) / np.sqrt(Dk)"
 _VIS = "np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None]"
 _TILED = TILED.replace(f"S = {_S}", "S = SCORES").replace(f"visible = {_VIS}", "visible = VISIBLE")
-assert _TILED.count("SCORES") == 1 and _TILED.count("VISIBLE") == 1, "the catalogue's TILED changed"
+assert _TILED.count("SCORES") == 1 and _TILED.count("VISIBLE") == 1, "the tiled_attention card's TILED changed"
 
 
 def _tiled(scores: str = _S, visible: str = _VIS) -> str:

@@ -1,10 +1,9 @@
 """Notebook 09: wrong implementations the catalogue does not list (the issue's list for 09)."""
-from catalogue.nb09_transformer import _DEC_HEAD, _ENC_HEAD
+from attnlab.cards.TransformerDecoderLayer import INIT as _DEC_INIT
+from attnlab.cards.TransformerEncoderLayer import INIT as _ENC_INIT
 from uncatalogued import U
 
-# The layers' constructors, as the catalogue writes them (only the forward passes differ below).
-_ENC_INIT = _ENC_HEAD.split("\n\n    def forward")[0] + "\n"
-_DEC_INIT = _DEC_HEAD.split("\n\n    def forward")[0] + "\n"
+# The layers' constructors as the cards write them (only the forward passes differ below).
 
 _DEC_FORWARD = '''
     def forward(self, X, memory, memory_mask=None):

@@ -59,7 +59,7 @@ CARD = Card(
                     return np.mean(values, axis=0)
                 '''),
         Mistake(
-            "a simplex tolerance looser than the stated 1e-6: weights summing to 1 + 3e-6 are accepted",
+            "a simplex tolerance looser than the stated 1e-6 (sums just outside it accepted)",
             principle="The prompt states the tolerance of the sum: weights whose sum is further than 1e-6 "
                       "from one are off the simplex and must be rejected.",
             fix="compare the sum with one to within 1e-6 exactly as the prompt states: "
@@ -72,8 +72,7 @@ CARD = Card(
                     return weights @ values
                 '''),
         Mistake(
-            "a simplex tolerance tighter than the stated 1e-6 (an exact sum): weights summing to "
-            "1 - 5e-7 are rejected",
+            "a simplex tolerance tighter than the stated 1e-6 (an exact sum required: sums just inside it rejected)",
             principle="Weights computed in floating point rarely sum to one exactly: accept any sum within "
                       "the stated 1e-6 of one.",
             fix="allow the rounding the prompt allows: raise only when `abs(weights.sum() - 1.0) > 1e-6`, "
@@ -126,7 +125,7 @@ def cases(hidden: bool) -> list[Case]:
 
 def bad_cases(hidden: bool) -> list[Case]:
     rng = case_rng(102 if hidden else 2, hidden)
-    values = rng.normal(size=(3, 2))
+    values = rng.normal(size=(3, 4))  # D = 4: a count of weights checked against D is not the rows
     return [
         Case((values, np.array([0.5, 0.4, 0.4])), why="weights summing to 1.3", raises=ValueError),
         Case((values, np.array([1.5, -0.25, -0.25])), why="a negative weight", raises=ValueError),

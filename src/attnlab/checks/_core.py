@@ -47,6 +47,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import time
+
 import numpy as np
 
 RTOL = 1e-5
@@ -143,12 +145,6 @@ class Mistake:
     label: str = ""                 # tells two catalogue entries of one message apart
     defines: str = ""               # the name the code defines, when it is not the exercise's
     exercise: str = ""              # set by the card
-
-    def __post_init__(self) -> None:
-        if not self.principle:
-            from ._principles import PRINCIPLES
-
-            object.__setattr__(self, "principle", PRINCIPLES.get(self.name, ""))
 
 
 @dataclass
@@ -761,6 +757,9 @@ class CheckSpec:
         # (not for a statistical check, rtol > 1e-3: its estimates vary from one input to the next)
         if diagnosis is not None and probe is not None and rtol <= 1e-3:
             diagnosis = self._best_confirmed(diagnosis, got, index, probe, rtol, atol, ref, f32)
+        if (diagnosis is None and probe is not None and rtol <= 1e-3 and got.error is None
+                and ref.error is None and case.raises is None):
+            diagnosis = self._generated(got, index, probe, rtol, atol, ref, f32)
         if diagnosis is None and got.error is not None:
             from ._contract import mistake_for_error
 
@@ -804,6 +803,57 @@ class CheckSpec:
             mistake = mistake or typed[0]
         return message, mistake
 
+    def _generated(self, got: Outcome, index: int, probe: Callable[[Case], Outcome], rtol: float,
+                   atol: float, ref: Outcome, f32: float) -> Diagnosis | None:
+        """An edit of the reference (or two, :mod:`._generated`) that gives the learner's answer
+        here and is the learner's code on every other input the check has."""
+        from . import _generated
+
+        case, mine = self.cases[index], {}
+        if not _all_finite(got.value):  # NaN agrees with anything: an overflow is described instead
+            return None
+        if _values_in(case) > self._CONFIRM_MAX_VALUES:  # (a memory case: each edit would cost a run)
+            return None
+        deadline = time.monotonic() + self._GENERATED_BUDGET_S
+        for group in (_generated.singles, _generated.pairs):
+            for mistake in group(self.reference):
+                if time.monotonic() > deadline:  # a slow reference: name nothing rather than stall
+                    return None
+                if (_behaves_like(got, call(mistake.impl, case), ref, rtol, atol, f32)
+                        and self._everywhere(mistake, index, probe, mine, rtol, atol)):
+                    return Diagnosis([mistake], "generated")
+        return None
+
+    def _everywhere(self, mistake: Mistake, index: int, probe: Callable[[Case], Outcome],
+                    mine: dict[int, Outcome], rtol: float, atol: float) -> bool:
+        """Whether ``mistake`` is the learner's code on every other case the learner answered
+        (right where the learner is right, the same answer where not), on at least one."""
+        compared = 0
+        for j, other in enumerate(self.cases):
+            if j == index or other.raises is not None or _values_in(other) > self._CONFIRM_MAX_VALUES:
+                continue
+            if j not in mine:
+                mine[j] = probe(other)
+            m = mine[j]
+            if m.error in CheckRaised.names or m.error == "NotProbed":
+                continue
+            ref = self.reference_outcome(j)
+            if ref.error is not None:
+                continue
+            theirs = call(mistake.impl, other)
+            compared += 1
+            if m.error is not None or theirs.error is not None:
+                if not (m.error is not None and theirs.error is not None
+                        and (same_crash(m, theirs) or m.error == theirs.error)):
+                    return False
+                continue
+            sens = max(float32_sensitivity(self.reference, other, ref), default=0.0)
+            if (_all_finite(m.value) != _all_finite(theirs.value)
+                    or not _agree_where_finite(m.value, theirs.value, rtol, atol, 16 * sens + 1e-9, ref.value)):
+                return False
+        return compared > 0
+
+    _GENERATED_BUDGET_S = 5.0  # the edits tried on one failing answer, at most this long
     _CONFIRM_MAX_VALUES = 200_000  # inputs larger than this (the memory cases) are not re-run
 
     def _best_confirmed(self, diagnosis: Diagnosis, got: Outcome, index: int, probe: Callable[[Case], Outcome],
@@ -900,6 +950,8 @@ class CheckSpec:
 
 def _agree_where_finite(a: Any, b: Any, rtol: float, atol: float, f32: float, like: Any) -> bool:
     """Whether two answers agree (same shapes; close on the entries where both are finite)."""
+    if isinstance(like, (tuple, list)) and not isinstance(a, (tuple, list)) and not isinstance(b, (tuple, list)):
+        like = a  # one array where the reference returns a tuple: their own scale
     if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
         if not (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b)):
             return False
@@ -916,6 +968,15 @@ def _agree_where_finite(a: Any, b: Any, rtol: float, atol: float, f32: float, li
         return True
     scale = _scale(e) if e.size else 1.0
     return bool(np.max(np.abs(x[ok] - y[ok])) <= atol + rtol * scale + min(F32_FACTOR * f32, F32_CAP * scale))
+
+
+def _all_finite(value: Any) -> bool:
+    if isinstance(value, (tuple, list)):
+        return all(_all_finite(v) for v in value)
+    try:
+        return bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
+    except (TypeError, ValueError):
+        return True
 
 
 def _values_in(case: Case) -> int:
@@ -1070,6 +1131,11 @@ def _message(exercise: str, where: str, problem: str, diagnosis: Diagnosis | Non
     if diagnosis.kind == "combined":
         mistake = _combined(ms[0], ms[1]) or ms[0]
         lines.append(f"This looks like two known mistakes at once: {ms[0].name}; and {ms[1].name}.")
+    elif diagnosis.kind == "generated":
+        mistake = ms[0]
+        edits = "two edits" if "; and " in mistake.name else "one edit"
+        lines.append(f"Not a catalogued mistake, but the right computation with {edits} gives your "
+                     f"answer on every input this check has: {mistake.name}.")
     elif diagnosis.kind == "shape":
         mistake = ms[0]
         lines.append(f"The shape alone points to a known mistake: {mistake.name}.")

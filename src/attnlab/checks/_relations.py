@@ -97,9 +97,25 @@ def name_factor(c: float, sizes: dict[int, list[str]], tol: float = 1e-6) -> str
             for value, text in ((a / b, f"{a}/{b}"), (np.sqrt(a / b), f"√({a}/{b})")):
                 if abs(c - value) <= tol * max(1.0, abs(value)):
                     found.append(f"{text}, where {a} is {' and '.join(la)} and {b} is {' and '.join(lb)}")
+    if not found:  # a unit: bytes, bits, GB and GiB mixed up
+        for value, text in _UNITS:
+            for v, t in ((value, text), (1 / value, text)):
+                if abs(c - v) <= tol * abs(v):
+                    found.append(f"{c:g}: {t}")
+                    break
     if not found:
         return None
     return "; or ".join(found)
+
+
+_UNITS = [  # factors that are units, not sizes (issue 39: bytes returned as GB or GiB)
+    (1e9, "10⁹, bytes and GB (10⁹ bytes) mixed up"),
+    (2.0 ** 30, "2³⁰, bytes and GiB (2³⁰ bytes) mixed up"),
+    (2.0 ** 30 / 1e9, "2³⁰/10⁹, GB and GiB mixed up"),
+    (1e6, "10⁶, bytes and MB mixed up"),
+    (2.0 ** 20, "2²⁰, bytes and MiB mixed up"),
+    (8.0, "8, bits and bytes mixed up"),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -206,9 +222,16 @@ def _axis_name(axis: int, ndim: int, what: str) -> str:
 def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, list[str]],
                      tol: _Tol) -> Relation | None:
     """A relation between one returned array ``g`` and the expected ``e``."""
-    if e.size < 2 or not np.all(np.isfinite(e)) or not np.all(np.isfinite(g)):
-        return None  # any wrong number is some factor or shift of the right one: nothing to say
+    if not np.all(np.isfinite(e)) or not np.all(np.isfinite(g)):
+        return None
     is_ = "are" if _core._plural(what) else "is"
+    if e.size < 2:  # any wrong number is some factor of the right one: only a unit is worth saying
+        if g.size == 1 and e.size == 1 and float(e.reshape(-1)[0]) != 0.0:
+            c = float(g.reshape(-1)[0]) / float(e.reshape(-1)[0])
+            unit = name_factor(c, {}, tol=1e-4)
+            if unit is not None:
+                return Relation("factor", f"{what} {is_} the right answer times {unit}")
+        return None
     if g.shape == e.shape and e.ndim >= 2 and e.shape[-1] == e.shape[-2]:
         t = e.swapaxes(-1, -2)
         if _close(g, t, tol) and not _close(e, t, tol):

@@ -26,7 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 KNOWN = ("looks like a known mistake", "two known mistakes at once", "points to a known mistake",
-         "exact relation", "relation to the right answer", "looks like")
+         "exact relation", "relation to the right answer", "looks like", "the right computation with")
 
 
 def load_cases():

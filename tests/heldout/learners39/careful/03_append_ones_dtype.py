@@ -9,3 +9,5 @@ def append_ones(X):
     ones = np.ones(X.shape[:-1] + (1,), dtype=X.dtype)
     return np.concatenate([X, ones], axis=-1)
 '''
+
+FAIR = "COURSE.md, Types: an exercise whose prompt says floats returns floats for int input; append_ones's prompt says no dtype, and a real-world correct implementation (np.ones_like beside X) keeps X's dtype as this one does (tests/realworld)."
