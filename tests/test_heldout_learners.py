@@ -30,7 +30,7 @@ AT_MOST = {"accepted": 0, "misleading": 3, "raw": 0}
 
 
 def _figures(here: Path = HERE) -> dict[str, int]:
-    out = subprocess.run([sys.executable, str(here / "figures.py"), "-j", "2"], capture_output=True,
+    out = subprocess.run([sys.executable, str(HERE / "figures.py"), "-j", "2", "--cases", str(here)], capture_output=True,
                          text=True, timeout=1500, cwd=HERE.parents[2])
     assert out.returncode == 0, out.stdout + out.stderr
     line = next(l for l in out.stdout.splitlines() if l.startswith("ALL"))

@@ -29,9 +29,9 @@ KNOWN = ("looks like a known mistake", "two known mistakes at once", "points to 
          "exact relation", "relation to the right answer", "looks like", "the right computation with")
 
 
-def load_cases():
+def load_cases(folder: Path = HERE):
     cases = []
-    for path in sorted(HERE.glob("*/*.py")):
+    for path in sorted(p for p in folder.glob("*/*.py") if p.name != "figures.py"):
         d = runpy.run_path(str(path))
         cases.append((path.parent.name, path.name, d["NOTEBOOK"], d["CELL"], d["NAMED_IF"], d["CODE"],
                       tuple(d.get("FAILS", ())), d.get("FAIR", "")))
@@ -95,9 +95,10 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--root", default=str(HERE.parents[2]), help="the course repository (default: this one)")
     p.add_argument("-j", type=int, default=2)
+    p.add_argument("--cases", default=str(HERE), help="the folder of cases (default: this round's, learners39)")
     p.add_argument("--list-accepted", action="store_true", help="also print the files of accepted cases (for reviewers only)")
     a = p.parse_args()
-    cases = load_cases()
+    cases = load_cases(Path(a.cases))
     by_nb = {}
     for c in cases:
         by_nb.setdefault(c[2], []).append(c)
