@@ -25,13 +25,15 @@ SOFTMAX = ("    z = x - np.max(x, axis=axis, keepdims=True)\n    e = np.exp(z)\n
            "    return e / np.sum(e, axis=axis, keepdims=True)\n")
 
 # What a search of the interpreter finds that looks like one of the grader's calls (a dict with
-# the inputs), other than the call being answered now; and the reference's answers to them.
+# the inputs), other than the call being answered now; and the reference's answers to them. It
+# skips look-alikes (a dataclass's field table has keys 'args' and 'invoke' too) so that it runs
+# to the end: a search that crashes proves nothing.
 HUNT = (
     "import gc, sys\n"
     "def _calls():\n"
     "    found = {}\n"
     "    for o in gc.get_objects():\n"
-    "        if isinstance(o, dict) and 'args' in o and 'invoke' in o:\n"
+    "        if isinstance(o, dict) and isinstance(o.get('args'), (tuple, list)) and 'invoke' in o:\n"
     "            found[id(o)] = o\n"
     "        elif isinstance(o, dict) and isinstance(o.get('calls'), list):\n"
     "            found.update((id(c), c) for c in o['calls'] if isinstance(c, dict))\n"
@@ -41,7 +43,8 @@ HUNT = (
     "            if isinstance(v, dict) and isinstance(v.get('calls'), list):\n"
     "                found.update((id(c), c) for c in v['calls'] if isinstance(c, dict))\n"
     "        f = f.f_back\n"
-    "    arrays = [a for c in found.values() for a in (c.get('args') or ())[:1] if isinstance(a, np.ndarray)]\n"
+    "    arrays = [a for c in found.values() if isinstance(c.get('args'), (tuple, list))\n"
+    "              for a in c['args'][:1] if isinstance(a, np.ndarray)]\n"
     "    return list({(a.shape, a.tobytes()): a for a in arrays}.values())  # distinct inputs\n")
 
 ATTACKS = {
@@ -134,6 +137,7 @@ def test_no_hidden_input_reaches_feedback_or_csv(graded, name):
 def test_a_cell_searching_the_process_finds_no_call(graded):
     _, results = graded
     r = results["prints_the_job"]
+    assert all(e["status"] == "ok" for e in r.cell_log if "(yours)" in e["label"]), r.cell_log  # the search ran
     out = "".join(str(e.get("stdout", "")) for e in r.cell_log)
     assert "FOUND 0" in out, out[:500]
     # the search itself is tampering (the static checks): every cell at 0, and says why (issue 38)
@@ -143,6 +147,7 @@ def test_a_cell_searching_the_process_finds_no_call(graded):
 def test_a_table_of_the_jobs_inputs_earns_nothing(graded):
     _, results = graded
     r = results["answers_from_a_table"]
+    assert all(e["status"] == "ok" for e in r.cell_log if "(yours)" in e["label"]), r.cell_log  # the search ran
     out = "".join(str(e.get("stdout", "")) for e in r.cell_log)
     assert "TABLE 0" in out, out[:500]
     cells = _cells(r)
