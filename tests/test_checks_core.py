@@ -339,3 +339,42 @@ def test_a_specs_reference_runs_once_per_case_and_each_caller_gets_its_own_copy(
     module_spec.reference_outcome(0)
     module_spec.reference_outcome(0)
     assert len(made) == 2
+
+
+@pytest.mark.parametrize("how", ["raise", "assert"])
+def test_the_learners_own_input_check_refusing_a_valid_input_is_named_as_such(how):
+    """A `raise` or an `assert` the learner wrote, whose message borrows a library's wording
+    about shapes, is the learner's input check refusing an input the contract allows: never a
+    catalogued shape crash (issue 39)."""
+    words = "mat1 and mat2 shapes cannot be multiplied: expected 3 axes"
+    guard = (f"    if Q.ndim != 3:\n        raise ValueError({words!r})\n" if how == "raise"
+             else f"    assert Q.ndim == 3, {words!r}\n")
+    ns = {"np": np}
+    exec("def scaled_dot_product_attention(Q, K, V, mask=None):\n" + guard +
+         "    return attnlab.scaled_dot_product_attention(Q, K, V, mask)\n", {"np": np, "attnlab": attnlab}, ns)
+    from attnlab.checks import check_sdpa
+    message = _message(check_sdpa, ns["scaled_dot_product_attention"])
+    assert "your own input check refuses a valid input" in message, message
+    assert "looks like a known mistake" not in message and "points to a known mistake" not in message, message
+
+
+def test_a_library_shape_error_is_not_taken_for_the_learners_own_check():
+    from attnlab.checks._core import Case, call
+
+    def matmul_crash(x):
+        return x @ np.ones((x.shape[-1] + 1, 2))
+
+    def own(x):
+        raise ValueError("shapes cannot be multiplied")
+
+    assert not call(matmul_crash, Case((np.ones((2, 3)),))).own
+    assert call(own, Case((np.ones((2, 3)),))).own
+
+
+def test_a_name_the_code_uses_but_never_defines_is_named():
+    def softmax(x, axis=-1):
+        e = np.exp(x - helper_max(x))  # noqa: F821 - the learner's helper, from a cell never run
+        return e / e.sum(axis=axis, keepdims=True)
+
+    message = _message(check_softmax, softmax)
+    assert "your code uses `helper_max`, which is not defined" in message, message

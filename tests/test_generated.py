@@ -84,3 +84,13 @@ def test_a_wrong_answer_no_edit_gives_is_not_named_by_one():
 
     message = _message(check_weighted_average, weird)
     assert "the right computation with" not in message
+
+
+def test_an_edit_inside_a_helper_the_reference_calls_is_named():
+    """Where the reference hands its work to one of the course's functions, that function's steps
+    are edited too (one level down), and named with the helper (issue 39)."""
+    from attnlab.cards import card
+
+    gqa = card("grouped_query_attention").contract.reference
+    names = [m.name for m in _generated.singles(gqa)]
+    assert any("inside `scaled_dot_product_attention`" in n for n in names), names

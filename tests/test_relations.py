@@ -505,3 +505,41 @@ def test_partly_right_answers_say_where():
     # a tuple with one right item
     text = describe_partial(Outcome(value=(right + 0.1, right)), Outcome(value=(right, right)), ("output", "weights"))
     assert "the weights you returned are right" in text
+
+
+def test_an_argument_the_code_never_reads_is_named():
+    """The right answer with one argument at its default, or positions counted 0, 1, 2, ...:
+    the code never reads what it is given (issue 39)."""
+    from attnlab.cards import card
+
+    rope = card("rope").contract.reference
+    rng = _rng(3)
+    x, positions = rng.normal(size=(4, 8)), np.array([5, 2, 8, 11])
+    counted = _relation(rope, [x, positions, 100.0], rope(x, np.arange(4), 100.0),
+                        arg_names=("x", "positions", "base"))
+    assert counted is not None and counted.kind == "argument-ignored" and "count 0, 1, 2" in counted.message
+    default = _relation(rope, [x, positions, 100.0], rope(x, positions), arg_names=("x", "positions", "base"))
+    assert default is not None and default.kind == "argument-ignored" and "base left at its default" in default.message
+
+
+def test_two_inputs_both_transposed_are_named():
+    def g(A, B):  # a function whose inputs' orientation matters
+        return A @ np.exp(B) - B
+
+    rng = _rng(4)
+    A, B = rng.normal(size=(4, 4)), rng.normal(size=(4, 4))
+    found = _relation(g, [A, B], g(A.T, B.T), arg_names=("A", "B"))
+    assert found is not None and found.kind == "both-transposed", found
+    assert _relation(g, [A, B], g(A.T, B), arg_names=("A", "B")).kind != "both-transposed"
+
+
+def test_rows_left_out_are_named_as_zeroed_slices():
+    from attnlab.checks._relations import _row_factor_relation, _Tol
+
+    e = _rng(5).normal(size=(5, 4))
+    g = e.copy()
+    g[[1, 3]] = 0.0
+    found = _row_factor_relation(g, e, "your result", _Tol(1e-6, 1e-9, 0.0))
+    assert found is not None and found.kind == "slices-zeroed" and "at 1, 3" in found.message, found
+    g = e * np.array([[1.0], [2.0], [1.0], [0.5], [1.0]])  # real factors: a factor per row, not zeroed
+    assert _row_factor_relation(g, e, "your result", _Tol(1e-6, 1e-9, 0.0)).kind == "slice-factor"

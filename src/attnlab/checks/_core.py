@@ -395,6 +395,48 @@ class Outcome:
     message: str = ""
     mutated: bool = False
     kind: Any = None  # what the call returned before any conversion (:func:`kind_of`)
+    own: bool = False  # the error came from a `raise` or an `assert` of the code itself, not a library
+
+
+_LIBRARY_DIRS: tuple[str, ...] | None = None
+
+
+def _library_dirs() -> tuple[str, ...]:
+    """Where library code lives (the standard library, installed packages, attnlab itself): a
+    `raise` there is a library's error, not one the learner wrote."""
+    global _LIBRARY_DIRS
+    if _LIBRARY_DIRS is None:
+        import sysconfig
+
+        dirs = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+        dirs.add(str(Path(__file__).resolve().parents[1]))
+        dirs.add(os.path.dirname(np.__file__))
+        _LIBRARY_DIRS = tuple(sorted(d.rstrip("/") + "/" for d in dirs if d))
+    return _LIBRARY_DIRS
+
+
+def raised_by_own_code(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by a `raise` statement or an `assert` in code outside any
+    library (the learner's input check, say), rather than by numpy, torch or Python on an
+    operation that could not be done. (A C function adds no frame: the innermost frame of a
+    shape error from ``a @ b`` is the learner's line too; what tells the two apart is the
+    instruction that frame was running.)"""
+    import dis
+
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    path = os.path.abspath(code.co_filename) if not code.co_filename.startswith("<") else code.co_filename
+    if path.startswith(_library_dirs()):
+        return False
+    try:
+        return any(ins.offset == tb.tb_lasti and ins.opname in ("RAISE_VARARGS", "RERAISE")
+                   for ins in dis.get_instructions(code))
+    except Exception:  # noqa: BLE001 - unreadable code: say nothing
+        return False
 
 
 def kind_of(value: Any, depth: int = 0) -> Any:
@@ -463,7 +505,7 @@ def call(fn: Any, case: Case, invoke: Callable[..., Any] | None = None) -> Outco
                 kind = kind_of(raw)
                 value = _to_numpy(raw)
     except Exception as exc:  # the learner's (or a mistake's) own error
-        return Outcome(error=type(exc).__name__, message=str(exc))
+        return Outcome(error=type(exc).__name__, message=str(exc), own=raised_by_own_code(exc))
     mutated = not (_same_args(case.args, args) and _same_args(case.kwargs, kwargs))
     return Outcome(value=value, mutated=mutated, kind=kind)
 
@@ -585,6 +627,9 @@ def same_crash(a: Outcome, b: Outcome) -> bool:
         return False
     if a.error in CheckRaised.names or b.error in CheckRaised.names:
         return a.error == b.error
+    if a.own or b.own:  # a check the code wrote: its own words, whatever library wording they echo
+        return (a.own and b.own and a.error == b.error
+                and re.sub(r"\d+", "#", a.message) == re.sub(r"\d+", "#", b.message))
     ka, kb = crash_kind(a), crash_kind(b)
     if ka is not None or kb is not None:
         if ka != kb:
@@ -778,7 +823,12 @@ class CheckSpec:
 
             relation = _relations.relate(case, got, ref, self.reference, arg_names=self.arg_names,
                                          outputs=self.outputs, rtol=rtol, atol=atol, f32=f32, probe=probe)
-            if relation is not None:
+            if (got.own and got.error not in CheckRaised.names and ref.error is None
+                    and case.raises is None):  # the learner's own check refused a valid input
+                general = _relations.describe_own_check(case, got, self.arg_names, self.exercise, self.show_values)
+                if relation is not None:
+                    general += f" (Also an exact relation: {relation.message}.)"
+            elif relation is not None:
                 general = f"Not a catalogued mistake, but an exact relation to the right answer: {relation.message}."
             elif (got.error is not None and got.error not in CheckRaised.names and ref.error is None
                   and case.raises is None):  # the learner's own exception, described

@@ -414,14 +414,79 @@ def _mistake(reference: Callable[..., Any], fdef: ast.FunctionDef, edits: tuple[
                    a.principle if a.principle == b.principle else f"{a.principle} And: {b.principle}")
 
 
+MAX_CALLEES = 3       # the course's own functions a reference calls, whose code is edited too
+
+
+def _callees(reference: Callable[..., Any], fdef: ast.FunctionDef) -> list[tuple[str, str | None, Callable[..., Any]]]:
+    """``(name, module name or None, function)`` for the course's own functions that the
+    reference calls by a plain name (``softmax(...)``) or through a module (``_ref.f(...)``):
+    where the reference hands its work to a helper, the learner's slip is in the helper's
+    steps, which the reference's own code does not show."""
+    import types
+
+    fn = inspect.unwrap(reference)
+    out: list[tuple[str, str | None, Callable[..., Any]]] = []
+    for node in ast.walk(fdef):
+        if not isinstance(node, ast.Call):
+            continue
+        f, owner = node.func, None
+        if isinstance(f, ast.Name):
+            target = fn.__globals__.get(f.id)
+            name = f.id
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            mod = fn.__globals__.get(f.value.id)
+            if not isinstance(mod, types.ModuleType):
+                continue
+            target, name, owner = getattr(mod, f.attr, None), f.attr, f.value.id
+        else:
+            continue
+        target = inspect.unwrap(target) if callable(target) else None
+        if (inspect.isfunction(target) and target is not fn and getattr(target, "__module__", "").startswith("attnlab.")
+                and not target.__code__.co_freevars and all(t is not target for *_, t in out)):
+            out.append((name, owner, target))
+    return out[:MAX_CALLEES]
+
+
+def _with_callee(reference: Callable[..., Any], name: str, owner: str | None, edited: Callable[..., Any]) -> Callable[..., Any]:
+    """The reference, unchanged, calling ``edited`` where it calls the helper ``name``."""
+    import types
+
+    fn = inspect.unwrap(reference)
+    namespace = dict(fn.__globals__)
+    if owner is None:
+        namespace[name] = edited
+    else:
+        proxy = types.ModuleType(namespace[owner].__name__)
+        proxy.__dict__.update(vars(namespace[owner]))
+        setattr(proxy, name, edited)
+        namespace[owner] = proxy
+    clone = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+    clone.__kwdefaults__ = fn.__kwdefaults__
+    return clone
+
+
 @lru_cache(maxsize=256)
 def singles(reference: Callable[..., Any]) -> tuple[Mistake, ...]:
-    """The reference with one edit, each as a :class:`Mistake` (empty if the source is not at hand)."""
+    """The reference with one edit, each as a :class:`Mistake` (empty if the source is not at
+    hand): edits of its own code, then of the course's functions it calls (one level down)."""
     parsed = _parsed(reference)
     if parsed is None:
         return ()
     fdef, edits = parsed
-    return tuple(m for e in edits if (m := _mistake(reference, fdef, (e,))) is not None)
+    own = [m for e in edits if (m := _mistake(reference, fdef, (e,))) is not None]
+    inside = []
+    for name, owner, callee in _callees(reference, fdef):
+        sub = _parsed(callee)
+        if sub is None:
+            continue
+        cdef, cedits = sub
+        for e in cedits:
+            m = _mistake(callee, cdef, (e,))
+            if m is None:
+                continue
+            inside.append(Mistake(f"{m.name} (inside `{name}`, the step your code does with it)", m.fix,
+                                  _with_callee(reference, name, owner, m.impl), m.principle))
+    return tuple(own + inside[:max(0, MAX_SINGLE - len(own))])
 
 
 @lru_cache(maxsize=64)

@@ -20,6 +20,7 @@ case, the learner's returned value and the reference, so it runs in the trusted 
 from __future__ import annotations
 
 import itertools
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -315,6 +316,16 @@ def _row_factor_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> 
             continue
         lead = ", ".join(f"axis {a}" for a in range(e.ndim - k))
         over = ", ".join(f"{a}" for a in axes)
+        flat = c.reshape(-1)
+        zero, one = np.abs(flat) <= 1e-6, np.abs(flat - 1.0) <= 1e-6
+        if np.all(zero | one) and zero.any() and one.any():  # some slices kept whole, the rest zero
+            idx = [tuple(int(i) for i in np.unravel_index(j, c.shape[:e.ndim - k])) for j in np.flatnonzero(zero)]
+            shown = ", ".join(str(i[0]) if len(i) == 1 else str(i) for i in idx[:8]) + (", ..." if len(idx) > 8 else "")
+            slices = "rows (slices along the last axis)" if k == 1 else f"slices over axes {over} (one per index of {lead})"
+            return Relation("slices-zeroed", f"{what} is right on some {slices} and zero on the others (at "
+                                             f"{shown}): your code leaves those out entirely (a loop or a "
+                                             "mask that skips them, a condition that zeroes them, a range "
+                                             "that stops early)")
         slice_ = "row (slice along the last axis)" if k == 1 else f"slice over axes {over} (one per index of {lead})"
         return Relation("slice-factor", f"each {slice_} of {what} is the right one times a factor of its own "
                                         f"(from {float(np.min(c)):.6g} to {float(np.max(c)):.6g}): the difference "
@@ -400,6 +411,13 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
             example = f" (e.g. `{nb} {na}ᵀ` instead of `{na} {nb}ᵀ`)" if len(na) <= 2 and len(nb) <= 2 else ""
             return Relation("swap", f"your result is what the right code gives with {na} and {nb} exchanged: "
                                     f"{na} is used where {nb} belongs and the other way round{example}")
+    for (na, va, wa), (nb, vb, wb) in itertools.combinations(floats, 2):  # both used transposed
+        if (va.ndim >= 2 and vb.ndim >= 2 and va.shape[-1] != 1 and vb.shape[-1] != 1
+                and same_as({wa: va.swapaxes(-1, -2), wb: vb.swapaxes(-1, -2)})):
+            return Relation("both-transposed", f"your result is the right code's answer on {na} and {nb} both "
+                                               f"transposed (their last two axes exchanged): each is used as if "
+                                               "its rows were its columns; write the shape of each next to the "
+                                               "line that uses it")
     for name, value, where in masks:
         if same_as({where: None}):
             return Relation("mask-ignored", f"your result is the right answer without the mask: {name} is "
@@ -410,6 +428,9 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
         if value.ndim >= 2 and value.shape[-1] == value.shape[-2] and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("mask-axis", f"your result is the right answer with {name} transposed: the mask "
                                          "is applied along the queries instead of the keys")
+    ignored = _argument_ignored(case, args, reference, same_as)
+    if ignored is not None:
+        return ignored
     for name, value, where in floats:  # the scores scaled: the queries (or the scores) times a size
         if name not in _SCORE_ARGS:
             continue
@@ -454,6 +475,39 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
         if value.ndim >= 2 and value.shape[-1] != 1 and same_as({where: value.swapaxes(-1, -2)}):
             return Relation("input-transpose", f"your result is the right code's answer on {name} transposed "
                                                f"(its last two axes exchanged): {name} is used as `{name}.T`")
+    return None
+
+
+def _argument_ignored(case: _core.Case, args: list, reference: Callable, same_as: Callable) -> Relation | None:
+    """The right code's answer with one argument replaced by what code that never reads it uses:
+    its default, or for positions the plain count 0, 1, 2, ..."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(reference).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+    for i, p in enumerate(params):
+        if i < len(case.args) and p.name in defaults:
+            defaults[i] = defaults[p.name]  # (passed by position)
+    for name, value, where in args:
+        options = []
+        key = where if where in defaults else name
+        if key in defaults and not (isinstance(value, np.ndarray) and defaults[key] is not None
+                                    and not isinstance(defaults[key], np.ndarray)):
+            options.append((defaults[key], f"left at its default ({defaults[key]!r})"))
+        if (isinstance(value, np.ndarray) and value.ndim >= 1 and np.issubdtype(value.dtype, np.integer)
+                and not np.array_equal(value, np.broadcast_to(np.arange(value.shape[-1]), value.shape))):
+            options.append((np.broadcast_to(np.arange(value.shape[-1]), value.shape).astype(value.dtype).copy(),
+                            "replaced by the count 0, 1, 2, ...: your code counts positions itself"))
+        for replacement, words in options:
+            try:
+                if same_as({where: replacement}):
+                    return Relation("argument-ignored", f"your result is the right code's answer with {name} "
+                                                        f"{words}: your code never reads the {name} it is given")
+            except Exception:  # noqa: BLE001 - a replacement the reference refuses tells nothing
+                continue
     return None
 
 
@@ -678,8 +732,17 @@ _SHAPE_WORDS = ("broadcast", "core dimension", "cannot reshape", "must match the
 def describe_error(case: _core.Case, got: _core.Outcome, arg_names: Sequence[str]) -> str | None:
     """What a raised error is, in words that hold: its type, the input that triggers it, and
     whether the library's message is about shapes. Not a relation: a description."""
-    if got.error is None or got.error in ("NotImplementedError", "NameError"):
+    if got.error is None or got.error == "NotImplementedError":
         return None
+    if got.error in ("NameError", "UnboundLocalError"):
+        name = re.search(r"'([^']+)'", got.message)
+        what = f"`{name.group(1)}`" if name else "a name"
+        return (f"Not a catalogued mistake: your code uses {what}, which is not defined when the check calls "
+                "it (" + ("a local variable read before any line assigns it: an `if` branch that did not "
+                          "run, or a name also assigned later in the function" if got.error == "UnboundLocalError"
+                          else "a helper or a variable from a cell that has not run, an import left out, "
+                               "or a misspelt name") + "). Define it in your cell, or run the cell that does, "
+                "then run this check again.")
     shapes = ", ".join(f"{n} {tuple(v.shape)}" for n, v, _ in _arrays(case, arg_names)
                        if hasattr(v, "shape") and getattr(v, "ndim", 0) >= 1)
     text = (f"Not a catalogued mistake: your code raised {got.error} on this input"
@@ -692,6 +755,28 @@ def describe_error(case: _core.Case, got: _core.Outcome, arg_names: Sequence[str
     else:
         text += ". Run your function on this input to see the line that raises"
     return text + "."
+
+
+def describe_own_check(case: _core.Case, got: _core.Outcome, arg_names: Sequence[str], exercise: str,
+                       show_values: bool = True) -> str:
+    """A `raise` or an `assert` the learner wrote refused an input the exercise allows: said as
+    such (whatever words its message borrows from a library), with the sizes its message names."""
+    arrays = [(n, v) for n, v, _ in _arrays(case, arg_names) if hasattr(v, "shape") and getattr(v, "ndim", 0) >= 1]
+    shapes = ", ".join(f"{n} {tuple(v.shape)}" for n, v in arrays)
+    text = (f"Not a catalogued mistake, but your own input check refuses a valid input: your code raised "
+            f"{got.error} itself (a `raise` or an `assert` you wrote) on this input"
+            + (f" ({shapes})" if shapes else "") + ", which the exercise allows: the right code returns an answer")
+    if show_values:
+        text += f". Your check's message: {got.message[:300]!r}"
+        sizes = []
+        for number in dict.fromkeys(int(n) for n in re.findall(r"\b\d+\b", got.message)):
+            axes = [f"{n}'s axis {a}" for n, v in arrays for a, size in enumerate(v.shape) if size == number]
+            if axes:
+                sizes.append(f"{number} is the size of {' and of '.join(axes[:3])}")
+        if sizes:
+            text += " (" + "; ".join(sizes[:4]) + ")"
+    return (text + f". Loosen that check to what the exercise's contract allows "
+            f"(`attnlab.checks.explain(\"{exercise}\")` prints it): any batch axes, any sizes that fit.")
 
 
 # ---------------------------------------------------------------------------------------------
