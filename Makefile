@@ -86,7 +86,7 @@ grade: bootstrap
 bench: bootstrap
 	$(PY) benchmarks/run_all.py
 
-# issue 28's class benchmark alone (make bench runs it too, with every bench_*.py)
+# the class benchmark alone (make bench runs it too, with every bench_*.py)
 LEARNERS ?= 6
 .PHONY: bench-class
 bench-class: bootstrap

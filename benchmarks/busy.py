@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/busy.py [--burners 1] [--repeat 5] -- make test
 
-This is how the test suite's duration in the README is measured: a shared laptop or CI machine
+This is how the test suite's duration in docs/benchmarks.md is measured: a shared laptop or CI machine
 is rarely idle, and the suite must pass (and stay within its time) when it is not. The burner
 is a plain Python loop; it is stopped when the command ends, whatever happens.
 """

@@ -1,6 +1,6 @@
 """JupyterHub for an attnlab class: `jupyterhub -f deploy/jupyterhub_config.py` (as root).
 
-What a course needs on a hub (README, "Running a class on JupyterHub"):
+What a course needs on a hub (docs/deploy.md, "Running a class on JupyterHub"):
 
 * the hub's clone of this repository (this file's, e.g. /srv/attnlab), root's, with its .venv
   (`make bootstrap hub-proxy`): the hub and every user's server run from that .venv;

@@ -183,7 +183,7 @@ def attacks() -> list[Attack]:
                    "open(root / 'autograde' / 'grades.csv', 'w').write('pwned')\n")),
                full=BLANK))
     A.extend(escapes() + batch_breakers() + hidden_cheats() + honest_work() + round3() + value_routes()
-             + memo_routes())
+             + memo_routes() + allowlist_routes())
     return [untrusted(a) if a.name in UNTRUSTING else a for a in A]
 
 
@@ -1009,3 +1009,68 @@ def set_duedate(course: Path, assignment: str, duedate: str) -> None:
 
     with Gradebook("sqlite:///" + str(course / "autograde" / "gradebook.db")) as gb:
         gb.update_or_create_assignment(assignment, duedate=parse_utc(duedate))
+
+
+# --- issue 40: borrowing decided by what the exercise allows ---------------------------------------
+# Routes no list named: the course library's private helpers and later exercises, torch's private
+# names and op registry (C calling C too), a lazy answer computed when the grader reads it, copies of
+# the library's code made through marshal or its source. Each computes the right answer.
+ALLOWLIST_ROUTES = {
+    "allow_private_softmax_rows": {"softmax": (
+        "def softmax(x, axis=-1):\n    x = np.moveaxis(np.asarray(x, dtype=float), axis, -1)\n"
+        "    rows = vars(getattr(attnlab, 'mas' + 'ks'))['_softmax' + '_rows']\n"
+        "    w = rows(np.ascontiguousarray(x), np.empty_like(np.ascontiguousarray(x)))\n"
+        "    return np.moveaxis(w, -1, axis)\n")},
+    "allow_soft_align_as_mix_tokens": {"mix_tokens": (
+        "def mix_tokens(X):\n    X = np.asarray(X, dtype=float)\n    return getattr(attnlab, 'soft_' + 'align')(X, X)[0]\n")},
+    "allow_aten_log_softmax_c_calling_c": {"softmax": (
+        "import torch, collections\n_op = torch.ops.aten._log_softmax.default\n"
+        "def softmax(x, axis=-1):\n    t = torch.as_tensor(np.asarray(x, dtype=float))\n"
+        "    return torch.exp(collections.deque(map(_op, [t], [axis], [False]), maxlen=1)[0]).numpy()\n")},
+    "allow_sdpa_math_as_mix_tokens": {"mix_tokens": (
+        "import torch\ndef mix_tokens(X):\n    t = torch.as_tensor(np.asarray(X, dtype=float))\n"
+        "    q = t.unsqueeze(0) * t.shape[-1] ** 0.25\n"
+        "    return getattr(torch.ops.aten, '_scaled_dot_product_attention_math')(q, q, t.unsqueeze(0))[0][0].numpy()\n")},
+    "allow_lazy_array": {"softmax": (
+        "class _Later:\n    def __init__(self, x, axis):\n        self.x, self.axis = x, axis\n"
+        "    def __array__(self, dtype=None, copy=None):\n        x = np.moveaxis(self.x, self.axis, -1)\n"
+        "        w = getattr(attnlab, 'masked_' + 'softmax')(x.reshape(-1, x.shape[-1]), None).reshape(x.shape)\n"
+        "        return np.moveaxis(w, -1, self.axis)\n"
+        "def softmax(x, axis=-1):\n    return _Later(np.asarray(x, dtype=float), axis)\n")},
+    "allow_marshal_copy": {"softmax": (
+        "import marshal, types\n_m = getattr(attnlab, 'mas' + 'ks')\n"
+        "_rows = types.FunctionType(marshal.loads(marshal.dumps(vars(_m)['_softmax' + '_rows'].__code__)),\n"
+        "                           dict(vars(_m)), 'rows')\n"
+        "def softmax(x, axis=-1):\n    x = np.moveaxis(np.asarray(x, dtype=float), axis, -1)\n"
+        "    x = np.ascontiguousarray(x)\n    return np.moveaxis(_rows(x, np.empty_like(x)), -1, axis)\n")},
+    "allow_getsource_renamed": {"softmax": (
+        "import inspect, numpy\nfrom attnlab._validate import fmt\n"
+        "exec(inspect.getsource(getattr(attnlab, 'soft' + 'max')).replace('np.', 'numpy.').replace('def softmax', 'def _mine'))\n"
+        "def softmax(x, axis=-1):\n    return _mine(x, axis)\n")},
+}
+# Honest work that uses primitives and what the exercise allows (an earlier exercise, by any route).
+HONEST_ALLOWLIST_LOOKALIKES = {
+    "honest_mix_tokens_private_torch_softmax": {"mix_tokens": (
+        "import torch\ndef mix_tokens(X):\n    t = torch.as_tensor(np.asarray(X, dtype=float))\n"
+        "    return (torch._softmax(t @ t.transpose(-1, -2), -1, False) @ t).numpy()\n")},
+    "honest_softmax_reduce_over_deque": {"softmax": (
+        "import collections, functools\ndef softmax(x, axis=-1):\n    x = np.asarray(x, dtype=float)\n"
+        "    steps = collections.deque([lambda a: a - a.max(axis=axis, keepdims=True), np.exp,\n"
+        "                               lambda e: e / e.sum(axis=axis, keepdims=True)])\n"
+        "    return functools.reduce(lambda acc, f: f(acc), steps, x)\n")},
+    "honest_mix_tokens_torch_functional_softmax": {"mix_tokens": (
+        "import torch\nimport torch.nn.functional as F\ndef mix_tokens(X):\n    t = torch.as_tensor(np.asarray(X, dtype=float))\n"
+        "    return (F.softmax(t @ t.transpose(-1, -2), dim=-1) @ t).numpy()\n")},
+}
+
+
+def allowlist_routes() -> list[Attack]:
+    A = []
+    add = A.append
+    only = {"softmax": dict(zero=("softmax",), full=("weighted_average", "mix_tokens")),
+            "mix_tokens": dict(zero=("mix_tokens",), full=("weighted_average", "softmax"))}
+    for name, replace in ALLOWLIST_ROUTES.items():
+        add(Attack(name, "tampering detected", (lambda r: lambda c, f: _student_nb(r))(replace), **only[next(iter(replace))]))
+    for name, replace in HONEST_ALLOWLIST_LOOKALIKES.items():
+        add(Attack(name, "graded", (lambda r: lambda c, f: _student_nb(r))(replace), full=BLANK))
+    return A

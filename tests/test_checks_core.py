@@ -71,7 +71,7 @@ def test_not_a_function_and_unknown_mistakes():
 
 
 def test_torch_answers_to_numpy_exercises_are_named():
-    """COURSE.md: numpy exercises return numpy arrays, never tensors (issue 27); torch code
+    """docs/contract.md: numpy exercises return numpy arrays, never tensors (issue 27); torch code
     that ends with `.numpy()` is a fair route."""
     torch = pytest.importorskip("torch")
 
@@ -378,3 +378,40 @@ def test_a_name_the_code_uses_but_never_defines_is_named():
 
     message = _message(check_softmax, softmax)
     assert "your code uses `helper_max`, which is not defined" in message, message
+
+
+def test_a_mistake_whose_plain_code_gives_nan_at_an_edge_is_named_when_the_learner_guards_it():
+    """The card's read-before-write code gives 0/0 at t = 0; a learner who guards that step (a 0
+    row) made the same mistake, and is told so (issue 39)."""
+    from attnlab.checks import check_linear_attention_recurrent
+
+    def linear_attention_recurrent(Q, K, V, feature_map):
+        phi_Q, phi_K = feature_map(Q), feature_map(K)
+        S, z = np.zeros((phi_K.shape[1], V.shape[1])), np.zeros(phi_K.shape[1])
+        out = []
+        for t in range(len(Q)):
+            den = phi_Q[t] @ z
+            out.append(phi_Q[t] @ S / den if den > 0 else np.zeros(V.shape[1]))  # read before the update
+            S = S + np.outer(phi_K[t], V[t])
+            z = z + phi_K[t]
+        return np.array(out)
+
+    message = _message(check_linear_attention_recurrent, linear_attention_recurrent)
+    assert "state updated after the readout" in message, message
+
+
+def test_an_error_of_a_subclass_of_the_contracts_error_is_that_error():
+    """The contract says ValueError: a learner's own ``class ShapeError(ValueError)`` raised on a
+    bad input is a ValueError (by the class, not its name)."""
+    from attnlab.checks._core import Case, _problem, call
+
+    class ShapeError(ValueError):
+        pass
+
+    def refuses(x):
+        raise ShapeError("x must be 2-D")
+
+    case = Case((np.ones(3),), raises=ValueError)
+    got = call(refuses, case)
+    assert got.error == "ShapeError" and "ValueError" in got.bases
+    assert _problem(got, call(refuses, case), case, "f", (), rtol=1e-6, atol=1e-9) is None

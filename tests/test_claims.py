@@ -1,4 +1,4 @@
-"""The claims mechanism (``attnlab.claims``; COURSE.md, "Text that is true").
+"""The claims mechanism (``attnlab.claims``; docs/contract.md, "Text that is true").
 
 A checkable sentence wraps its number or verdict in ``<span data-claim="name">...</span>`` and a
 code cell calls ``attnlab.claims.claim("name", value)``. This file tests the mechanism: reading
@@ -46,7 +46,7 @@ def test_spans_ignores_plain_spans_and_text():
     ("709.8", 709.8, 1),
     ("1,713", 1713.0, 0),                     # thousands with commas
     ("20,000 sentence pairs", 20000.0, 0),
-    ("1 565 steps", 1565.0, 0),               # thousands with spaces (the README's style)
+    ("1 565 steps", 1565.0, 0),               # thousands with spaces (the docs' style)
     ("1,234.56", 1234.56, 2),
     ("96.4%", 96.4, 1),                       # percent: the number in the text's units
     ("3.1x", 3.1, 1),                         # a ratio

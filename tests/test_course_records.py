@@ -173,8 +173,9 @@ def test_clean_grading_keeps_the_gradebook_aside(tmp_path):
 
 
 @pytest.mark.parametrize("value, written", [
-    ("=1+2", "'=1+2"), ("+cmd", "'+cmd"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
-    ("\rx", "'\rx"), ("\uff1d1", "'\uff1d1"), ("-0.5", "-0.5"), ("12", "12"), ("1e-3", "1e-3"), ("", ""),
+    ("=1+2", "'=1+2"), ("+cmd", "'+cmd"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "\\x09x"),
+    ("\rx", "\\x0dx"), ("a\nb", "a\\x0ab"), ("=\x1b]0;t\x07", "'=\\x1b]0;t\\x07"), ("\uff1d1", "'\uff1d1"),
+    ("-0.5", "-0.5"), ("12", "12"), ("1e-3", "1e-3"), ("", ""),
     ("graded", "graded"), ("kim lee", "kim lee"), (None, ""), (2.5, "2.5")])
 def test_csv_cells_a_spreadsheet_would_run_are_quoted(value, written):
     assert records.csv_cell(value) == written

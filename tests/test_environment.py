@@ -21,7 +21,7 @@ else:  # Python 3.10: the backport (declared in the test extra)
     import tomli as tomllib
 
 # Every patch release a distribution ships, the oldest and newest of each minor: Debian 12's 3.11.2
-# and Ubuntu 22.04's 3.10 among them (README, "Supported Pythons"). soupsieve changes at 3.11.5.
+# and Ubuntu 22.04's 3.10 among them (docs/install.md, "Supported Pythons"). soupsieve changes at 3.11.5.
 SUPPORTED = ["3.10.0", "3.10.12", "3.11.0", "3.11.2", "3.11.4", "3.11.5", "3.11.7", "3.12.0",
              "3.12.3", "3.13.0", "3.13.9"]
 UNSUPPORTED = ["3.9.18", "3.14.0"]

@@ -1,5 +1,5 @@
-"""Hints give the idea and the plan, not the solution's code (COURSE.md, "Exercises that make
-learners think"; CONTRIBUTING, "The shape of an exercise").
+"""Hints give the idea and the plan, not the solution's code (docs/contract.md, "What a graded
+exercise looks like"; CONTRIBUTING, "The shape of an exercise").
 
 For every exercise of every solution notebook this measures how many lines of the solution's
 code its hints contain, and fails above one. The definitions:

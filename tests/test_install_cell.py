@@ -1,7 +1,7 @@
 """Every notebook opens with the install check: where ``import attnlab`` fails (a Jupyter whose
 kernel is not the course's venv, VS Code picking another interpreter, a Colab runtime), the first
 code cell prints the one command that installs it, not a bare traceback. And the wheel that the
-README's Colab route uploads carries the whole library."""
+Colab route of docs/install.md uploads carries the whole library."""
 from __future__ import annotations
 
 import json
@@ -57,7 +57,7 @@ def test_with_attnlab_installed_it_is_silent(tmp_path):
 
 
 def test_the_colab_wheel_carries_the_library(tmp_path):
-    """README, 'Without make': `pip wheel --no-deps .` gives the file a Colab runtime installs:
+    """docs/install.md, 'Without make': `pip wheel --no-deps .` gives the file a Colab runtime installs:
     every module of src/attnlab, the trained checkpoints, and the base dependencies."""
     pytest.importorskip("setuptools")
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",

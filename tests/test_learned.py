@@ -163,3 +163,121 @@ def test_linear_self_attention_trains_towards_a_gd_step():
     Gamma = learned.read_gamma(model.W_kq.detach().double().numpy(), model.W_pv.detach().double().numpy())
     # Zhang, Frei and Bartlett: for x ~ N(0, I) the trained preconditioner is close to N/(N+d+1) I
     np.testing.assert_allclose(Gamma, N / (N + d + 1) * np.eye(d), atol=0.1)
+
+
+# --- induction: layouts, ablations, and the interventions that tell copying by content from position ---
+
+def test_repeat_sequences_layout():
+    gen = torch.Generator().manual_seed(0)
+    tokens = tl.repeat_sequences(5, 24, 32, 8, 4, gen)
+    assert tokens.shape == (5, 24)
+    t = torch.arange(12, 24)
+    torch.testing.assert_close(tokens[:, t], tokens[:, t - 8])  # from start + period on, period 8
+    twice = tl.repeat_sequences(3, 24, 32, 12, 0, gen)  # the fixed layout: 12 tokens, then the same 12
+    torch.testing.assert_close(twice[:, 12:], twice[:, :12])
+    tokens, repeat_at = tl.shifted_repeat_batch(64, 24, 32, (3, 5, 12), gen)
+    for row, r in zip(tokens, repeat_at.tolist()):
+        periods = [P for P in (3, 5, 12) if r - P >= 0 and r - P <= 24 - 2 * P
+                   and all(row[t] == row[t - P] for t in range(r, 24))]
+        assert periods, (row, r)
+    with pytest.raises(ValueError, match="^start:"):
+        tl.repeat_sequences(2, 10, 5, 6, 4, gen)
+    with pytest.raises(ValueError, match="^periods:"):
+        tl.shifted_repeat_batch(2, 10, 5, (6,), gen)
+
+
+def test_zero_and_mean_ablation():
+    torch.manual_seed(0)
+    model = tl.AttentionOnlyTransformer(vocab=7, max_len=10, D=8, n_heads=2)
+    tokens = torch.randint(0, 7, (4, 10))
+    logits, _ = model(tokens)
+    outs = model.head_outputs(tokens)
+    assert len(outs) == 2 and outs[0].shape == (4, 2, 10, 4)
+    # replacing a head's output by itself changes nothing; by zero is zero-ablation
+    same, _ = model(tokens, ablate={(1, 0): outs[1][:, 0]})
+    torch.testing.assert_close(same, logits)
+    torch.testing.assert_close(model(tokens, ablate={(0, 1): 0.0})[0], model(tokens, ablate={(0, 1)})[0])
+    means = tl.mean_head_outputs(model, tokens, [(0, 1)])
+    torch.testing.assert_close(means[(0, 1)], outs[0][:, 1].mean(0))
+    mean_ablated, _ = model(tokens, ablate=means)
+    assert not torch.allclose(mean_ablated, logits)
+    shorter, _ = model(tokens[:, :6], ablate=means)  # the per-position means are cut to the length
+    assert shorter.shape == (4, 6, 7)
+
+
+def test_copying_losses_split_random_and_copyable():
+    """A model that knows the answer on the copyable targets: zero loss there, chance before."""
+    class Oracle(torch.nn.Module):
+        def forward(self, tokens, ablate=None):
+            B, L = tokens.shape
+            logits = torch.zeros(B, L, 5)
+            logits[:, P + start - 1:] = 50 * torch.nn.functional.one_hot(tokens[:, start:L - P + 1], 5).float()
+            return logits, []
+    P, start = 3, 2
+    tokens = tl.repeat_sequences(8, 11, 5, P, start, torch.Generator().manual_seed(0))
+    random, copyable = tl.copying_losses(Oracle(), tokens, start, P)
+    assert random == pytest.approx(np.log(5)) and copyable == pytest.approx(0.0, abs=1e-6)
+
+
+LAYOUTS = {"fixed": (12, 0), "shifted": (10, 4), "unseen period": (8, 0)}  # as in notebook 12
+
+
+@pytest.fixture(scope="module")
+def positional_model():
+    """The control: trained on one layout (12 tokens, then the same 12), as notebook 12 was."""
+    return tl.train_induction(vocab=32, period=12, D=64, steps=500, batch=32, lr=5e-3, seed=0)[0]
+
+
+def test_a_positional_model_fails_the_interventions(positional_model):
+    """Copying by position passes on its own layout and fails when the repeat moves or the
+    period changes; its layer-1 head is not needed: it is no induction circuit."""
+    on_own = tl.interventions(positional_model, {"fixed": LAYOUTS["fixed"]}, 32, 24)
+    assert tl.copying_verdicts(on_own, 32)["copies"]
+    assert not tl.copying_verdicts(on_own, 32)["layer 1 needed"]
+    for layout in ("shifted", "unseen period"):
+        moved = tl.interventions(positional_model, {layout: LAYOUTS[layout]}, 32, 24)
+        assert not tl.copying_verdicts(moved, 32)["copies"], layout
+        assert moved[layout]["intact"][1] > np.log(32), layout  # worse than chance
+    # the prefix-matching score on the fixed layout cannot tell; on a moved repeat it can
+    probe = tl.repeat_sequences(128, 24, 32, 8, 4, torch.Generator().manual_seed(2))
+    fixed = tl.repeat_sequences(128, 24, 32, 12, 0, torch.Generator().manual_seed(3))
+    with torch.no_grad():
+        w_fixed = positional_model(fixed[:, :-1])[1][1][:, 0].numpy()
+        w_probe = positional_model(probe[:, :-1])[1][1][:, 0].numpy()
+    assert attnlab.prefix_matching_score(w_fixed, 12) > 0.5
+    assert attnlab.prefix_matching_score(w_probe[:, 4:, 4:], 8) < 0.1
+
+
+def test_an_induction_circuit_passes_the_interventions():
+    """Trained on random periods and repeat points (notebook 12's run), the model copies on a
+    moved repeat and an unseen period, and ablating either head breaks the copying."""
+    model, random_losses, copy_losses = tl.train_induction_shifted(vocab=32, L=24, steps=2500, seed=0)
+    assert copy_losses[-100:].mean() < 1.0 and random_losses[-100:].mean() > np.log(32) - 0.1
+    verdicts = tl.copying_verdicts(tl.interventions(model, LAYOUTS, 32, 24), 32)
+    assert verdicts == {"copies": True, "layer 1 needed": True, "layer 2 needed": True}
+
+
+# --- in-context regression: which entries training cannot move ---
+
+def test_icl_entries_without_gradient_never_move():
+    """The last row of W_kq meets only the query's zero target, and the prediction reads only the
+    last column of W_pv: those entries get no gradient, and training leaves them where they began."""
+    d, N = 3, 10
+    torch.manual_seed(0)
+    model = tl.LinearSelfAttention(d, init_scale=0.3)
+    kq0, pv0 = model.W_kq.detach().clone(), model.W_pv.detach().clone()
+    X, y, xq, yq = tl.regression_tasks(64, N, d, torch.Generator().manual_seed(1))
+    ((model(at.icl_prompt(X, y, xq)) - yq) ** 2).mean().backward()
+    expected_kq = torch.zeros(d + 1, d + 1, dtype=torch.bool)
+    expected_kq[d] = True
+    expected_pv = torch.zeros(d + 1, d + 1, dtype=torch.bool)
+    expected_pv[:, :d] = True
+    assert torch.equal(model.W_kq.grad == 0, expected_kq) and torch.equal(model.W_pv.grad == 0, expected_pv)
+    model.zero_grad()
+    model, _ = tl.train_icl(d=d, N=N, steps=1000, batch=256, lr=0.01, seed=0, model=model)
+    assert torch.equal(model.W_kq.detach()[expected_kq], kq0[expected_kq])
+    assert torch.equal(model.W_pv.detach()[expected_pv], pv0[expected_pv])
+    # the off-block entries that do get a gradient are driven from their random start towards zero
+    start = max(kq0[:d, d].abs().max(), pv0[:d, d].abs().max())
+    end = max(model.W_kq.detach()[:d, d].abs().max(), model.W_pv.detach()[:d, d].abs().max())
+    assert end < 0.1 * start

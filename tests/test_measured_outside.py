@@ -175,7 +175,7 @@ def graded(request, tmp_path_factory):
     mode = request.param
     scratch = tmp_path_factory.mktemp(f"measured-{mode}")
     plan = plan_assignment(ck.ROOT, A)
-    names = [n for n in SUBMISSIONS if mode.startswith("bwrap") or n not in ("resets_its_peak", "madvise_headroom")]  # see the README
+    names = [n for n in SUBMISSIONS if mode.startswith("bwrap") or n not in ("resets_its_peak", "madvise_headroom")]  # see docs/grading.md
     subs = []
     for name in names:
         code = SUBMISSIONS[name][0]
@@ -194,7 +194,7 @@ def graded(request, tmp_path_factory):
 def test_memory_is_judged_from_outside(graded, name):
     mode, results = graded
     if name not in results:
-        pytest.skip("without the OS boundary a process can reset its own peak counter (README)")
+        pytest.skip("without the OS boundary a process can reset its own peak counter (docs/grading.md)")
     r = results[name]
     assert r.status in ("graded", "tampering detected"), (r.status, r.details)
     cells = {c.grade_id: c for c in r.cells}

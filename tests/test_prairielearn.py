@@ -114,7 +114,7 @@ def test_question_folder_has_info_html_and_tests(question):
     assert ext["entrypoint"] == "/grade/tests/run_grader" and 1 <= ext["timeout"] <= 600
     assert len(info["uuid"]) == 36 and info["title"] and info["topic"]
     html = (question / "question.html").read_text()
-    assert f'<pl-file-upload file-names="{NOTEBOOK}">' in html and "<pl-external-grader-results>" in html
+    assert f'<pl-file-upload file-names="{NOTEBOOK}" optional-file-patterns="' in html and "<pl-external-grader-results>" in html
     grader = question / "tests" / "run_grader"
     assert kit.executable(grader) and grader.read_text().startswith("#!/bin/sh")
     assert subprocess.run(["sh", "-n", str(grader)], capture_output=True).returncode == 0

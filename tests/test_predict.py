@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 import numpy as np
 import pytest
@@ -158,3 +159,185 @@ def test_graded_course_feedback_names_the_slip_but_not_the_answer(monkeypatch):
         message = route(NUMBER, 4096)
         assert "d_k² instead of d_k" in message
         assert "The answer is" not in message and "Var(q·k) = d_k." not in message
+
+
+# --- a prediction is never answered above its question ---------------------------------------
+# The text above a predict-then-run question (the story, the question's givens, the code cells
+# and what they print) must not hold its answer: not the answer's words, nor its number in any
+# unit, nor a sentence that says it in other words. Every notebook is read (issue 41).
+ANSWER_ABOVE_NOTEBOOKS = ("01_weighted_averages", "02_query_key_value", "03_self_attention",
+                          "04_masks_and_cross_attention", "05_multi_head_attention",
+                          "06_attention_as_kernel_machine", "07_rnn_translation_with_attention",
+                          "08_efficient_attention", "09_transformer", "10_attention_on_images",
+                          "11_modern_attention", "12_what_attention_learns")
+
+_BYTE_UNITS = {"bytes": 1, "byte": 1, "B": 1, "KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+               "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+# the unit a number question asks in: a number above it counts in any unit of the same kind
+QUESTION_UNITS = {"prediction_gqa_cache_gb": "GB", "prediction_score_memory_gib": "GiB"}
+# sentences that say a choice question's answer in other words (regular expressions, any case)
+_ORDER_BLIND = [r"\bno positions\b", r"order[- ]blind", r"ignores? (?:the )?(?:word )?order", r"bag of words",
+          r"permutation[- ](?:in|equi)varian", r"(?:does not|doesn't|cannot|can't|never) (?:see|sees|know|knows) (?:the )?(?:word )?order",
+          r"no (?:notion|sense|idea) of (?:position|order|where)", r"depends? only on which (?:tokens|words)",
+          r"(?:reorder|shuffl|revers|swap)\w*[^.]{0,60}(?:reorders?|shuffles?|permutes?|swaps?) (?:the|their) outputs?",
+          r"(?:does not|doesn't|do not|don't) care about (?:the )?order", r"never on where (?:they|it) (?:are|is)",
+          r"cannot tell (?:a|one) [^.]{0,30} from (?:the|another|a)"]
+TELLS = {
+    "prediction_shifted_scores": [r"only (?:through|on) (?:the )?offset", r"only sees the angle between",
+                                  r"depends? only on (?:the )?(?:offset|difference|relative)",
+                                  r"R_\{\(p'\s*-\s*p\)", r"(?:shift|move)[^.]{0,40}leaves? every score"],
+    "prediction_beats_least_squares": [r"solves the whole problem",
+                                       r"least squares[^.]{0,60}\b(?:exact|better|beats|more accurate|wins)"],
+    "prediction_gqa_cache_gb": [r"H_\{?kv\}?\s*\\cdot", r"(?:for|per) every key/value head", r"per key/value head",
+                                r"queries are (?:never|not) (?:cached|kept)"],
+    "prediction_reversed_hypothesis": _ORDER_BLIND,
+    # notebooks 01-10
+    "prediction_scaled_logits": [r"lower(?:s|ing)? the temperature", r"(?:gaps?|differences?)[^.]{0,40}ten times (?:larger|bigger)",
+                                 r"raised to the (?:10th|tenth) power", r"largest score takes (?:almost )?all the weight",
+                                 r"(?:larger|bigger) (?:scores|logits)[^.]{0,40}(?:sharper|more peaked|closer to one-hot)", r"temperature (?:of )?(?:τ|\\tau) *= *0\.1",
+                                 r"(?:multiply|scal)\w* (?:every|the|all) (?:scores|logits)[^.]{0,60}(?:sharper|peak|one-hot)",
+                                 r"larger (?:gaps|differences)[^.]{0,40}sharper", r"w_i\s*/\s*w_j[^.]{0,60}(?:squar|power|\^\{?10)"],
+    "prediction_the_attends_to": [r"rewards? (?:the )?(?:length|norm)", r"grows with the \*?(?:length|norm)",
+                                  r"(?:long|large)(?:er)? (?:vectors?|tokens?|words?)[^.]{0,60}(?:wins?|more weight|largest weight)",
+                                  r"\bdog\b[^.]{0,60}(?:largest|most) weight", r"\bdog\b[^.]{0,30}edges? out",
+                                  r"largest sum of (?:its )?features wins", r"does not (?:usually )?match itself best"],
+    "prediction_dot_winner": [r"rewards? (?:the )?(?:length|norm)", r"grows with the \*?(?:length|norm)",
+                              r"long(?:er)? key[^.]{0,60}(?:wins?|beats?|more weight)", r"length as well as",
+                              r"(?:a|the) short(?:er)? key[^.]{0,60}(?:loses?|less weight)"],
+    "prediction_dog_output": _ORDER_BLIND,
+    "prediction_reversed_sentence": _ORDER_BLIND,
+    "prediction_shuffled_output": _ORDER_BLIND + [r"\bequivarian", r"shuffl\w* the (?:pixels|tokens|patches)[^.]{0,40}shuffles? (?:the )?(?:tokens|outputs?)",
+                                                  r"same vector[^.]{0,40}(?:new|other) (?:place|position)"],
+    "prediction_gradient_decay": [r"\b1\s*/\s*L\b", r"inversely (?:proportional )?(?:to|with) (?:the length|L\b)",
+                                  r"shar\w+ (?:the|its) weight[^.]{0,40}(?:L|every) keys?"],
+    "prediction_first_output": [r"out(?:put)?_\{?0\}?\s*=\s*v_\{?0", r"(?:token|query) 0 (?:may )?(?:only )?(?:attends?|sees?|reads?) (?:only )?(?:to )?itself",
+                                r"(?:single|one) key[^.]{0,40}(?:weight (?:of )?1|all the weight)",
+                                r"first (?:token|output|row)[^.]{0,60}(?:its own value|v_\{?0)"],
+    "prediction_clitic_peak": [r"t'[^.]{0,80}\blove\b", r"(?:attends?|looks?|peaks?) (?:to|at|on) [\"“]?love",
+                               r"backward (?:GRU|RNN|pass)[^.]{0,80}(?:has )?(?:already )?read",
+                               r"keys? (?:are|is) (?:the )?(?:bidirectional )?(?:GRU |encoder )?states?, not (?:the )?words",
+                               r"attention (?:does not|doesn't|need not) follow the (?:gold )?alignment"],
+    "prediction_dk_sum": [r"(?:gradients?|dK)[^.]{0,40}sums? to (?:the )?(?:zero|0)", r"Σ_j dK_j\s*=\s*0",
+                          r"(?:same|common) (?:vector|shift|c) (?:added )?to every key[^.]{0,80}(?:cancel|unchanged|ignore)",
+                          r"(?:move|shift)\w* every key by the same"],
+    "prediction_offset_dot": [r"depends? only on (?:the )?(?:offset|difference|distance)", r"function of (?:the )?offset",
+                              r"q\s*-\s*p\b[^.]{0,10}alone", r"(?:turns?|rotates?) [^.]{0,30}whatever (?:p|the position)",
+                              r"same (?:offset|distance)[^.]{0,60}same (?:dot|score|similarity)"],
+}
+# questions whose notebook is being rewritten elsewhere: known to fail, named here until it lands
+ANSWERED_ABOVE_KNOWN: dict[str, str] = {}  # (a question answered above: xfail with why; none now)
+_UNIT = re.compile(r"\s*(?P<unit>" + "|".join(sorted(map(re.escape, _BYTE_UNITS), key=len, reverse=True))
+                   + r")(?![A-Za-z])")
+_QUESTION_HEADING = re.compile(r"(?:#+\s*|\*\*)Predict, then run", re.I)
+
+
+def _numbers(text: str):
+    """``(value, unit or None)`` for every number the text shows (``claims.number_in`` reads each)."""
+    from attnlab.claims import _NUMBER, number_in
+
+    for m in _NUMBER.finditer(text):
+        shown = number_in(m.group(0))
+        if shown is None:
+            continue
+        unit = _UNIT.match(text, m.end())
+        yield shown[0], unit.group("unit") if unit else None
+
+
+def _gives_number(text: str, answer: float, rtol: float, unit: str | None) -> str | None:
+    """The first number of ``text`` that the question's check would accept as its answer, once
+    converted to the question's unit (bytes to GB, GiB to GB, ...); a number with no unit is read
+    in the question's unit."""
+    for value, shown_unit in _numbers(text):
+        if unit is not None and shown_unit is not None:
+            value = value * _BYTE_UNITS[shown_unit] / _BYTE_UNITS[unit]
+        elif shown_unit is not None:
+            continue
+        if abs(value - answer) <= max(rtol, 1e-12) * abs(answer) + (1e-12 if answer == 0 else 0.0):
+            return f"{value:g} {unit or ''}".strip()
+    return None
+
+
+def _printed_above(nb: dict, index: int) -> str:
+    """What the code cells above cell ``index`` print, run in order in a fresh namespace."""
+    import contextlib
+    import io
+    import os
+
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    out = io.StringIO()
+    ns: dict = {"__name__": "__notebook__"}
+    with contextlib.redirect_stdout(out):
+        for cell in nb["cells"][:index]:
+            if cell["cell_type"] == "code":
+                exec(compile(cell["source"], "<cell above>", "exec"), ns)
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    return out.getvalue()
+
+
+def _answer_above_cases():
+    import coursekit as ck
+    from attnlab.cards import all_cards
+
+    questions = {c.prediction.variable: c.prediction for c in all_cards() if c.prediction is not None}
+    for assignment in ANSWER_ABOVE_NOTEBOOKS:
+        nb = ck.load(ck.solution_path(assignment))
+        for index, cell in enumerate(nb["cells"]):
+            gid = ck.nbg(cell).get("grade_id", "")
+            if not gid.startswith(ck.PREDICTION_PREFIX):   # the answer's cell, not its grade cell
+                continue
+            variable = "prediction_" + gid[len(ck.PREDICTION_PREFIX):]
+            marks = ([pytest.mark.xfail(reason=ANSWERED_ABOVE_KNOWN[variable], strict=False)]
+                     if variable in ANSWERED_ABOVE_KNOWN else [])
+            yield pytest.param(assignment, index, questions[variable], marks=marks, id=f"{assignment[:2]}:{variable}")
+
+
+@pytest.mark.parametrize("assignment,index,question", list(_answer_above_cases()))
+def test_a_prediction_is_not_answered_above_its_question(assignment, index, question):
+    import coursekit as ck
+
+    nb = ck.load(ck.solution_path(assignment))
+    above = nb["cells"][:index]
+    markdown = "\n".join(c["source"] for c in above if c["cell_type"] == "markdown")
+    code = "\n".join(c["source"] for c in above if c["cell_type"] == "code")
+    heading = list(_QUESTION_HEADING.finditer(markdown))
+    story = markdown[: heading[-1].start()] if heading else markdown   # the text before the question
+    # (an earlier question's own paragraph names its options: not a statement of this answer)
+    story = re.sub(r"(?:#+\s*|\*\*)Predict, then run.*?(?:\n\s*\n|$)", "", story, flags=re.I | re.S)
+    assert heading, f"{question.variable}: no 'Predict, then run' heading above its cell"
+    name = question.variable
+    for tell in TELLS.get(name, ()):
+        said = re.search(tell, re.sub(r"\s+", " ", story), re.I)
+        assert said is None, f"{name}: the text above says the answer in other words: {said.group(0)!r}"
+    if question.kind == "number":
+        unit = QUESTION_UNITS.get(name)
+        printed = _printed_above(nb, index)
+        for where, text in (("the text above", markdown), ("the code above", code),
+                            ("what the cells above print", printed)):
+            found = _gives_number(text, float(question.answer), question.rtol, unit)
+            assert found is None, f"{name}: {where} already shows the answer {question.answer} (as {found})"
+    elif question.kind == "choice":
+        assert name in TELLS, f"{name}: list the sentences that would give its answer away in TELLS"
+        answer = str(question.answer)
+        # (an earlier question's own option list quotes its options: those are not answers)
+        asked = "\n".join(c["source"] for c in above if c["cell_type"] == "code"
+                          and not ck.nbg(c).get("grade_id", "").startswith(ck.PREDICTION_PREFIX))
+        quoted = re.search(rf"[\"'`“]{re.escape(answer)}[\"'`”]", story + asked, re.I)
+        assert quoted is None, f"{name}: the text above quotes the answer {answer!r}"
+    else:
+        shown = question.show(question.encode(question.answer))
+        assert shown not in story + code, f"{name}: the text above shows the answer {shown}"
+
+
+@pytest.mark.parametrize("text,answer,rtol,unit,gives", [
+    ("a cache of 4.29 GB", 4.29, 0.01, "GB", True),
+    ("a cache of 4,294,967,296 bytes", 4.29, 0.01, "GB", True),          # another unit
+    ("that is 4.00 GiB", 4.29, 0.01, "GB", True),                         # 4 GiB = 4.295 GB
+    ("4.294967296 GB\n", 4.29, 0.01, "GB", True),                         # a printed value
+    ("with 4 heads of width 128 and 17.18 GB", 4.29, 0.01, "GB", False),  # a bare 4 is no 4.29
+    ("8 key/value heads, 32 layers", 4.29, 0.01, "GB", False),
+    ("a score of 64", 64, 0.1, None, True),
+    ("d_k = 8 and 4096 samples", 64, 0.1, None, False),
+])
+def test_a_number_above_is_read_in_every_unit(text, answer, rtol, unit, gives):
+    assert (_gives_number(text, answer, rtol, unit) is not None) == gives

@@ -76,7 +76,7 @@ def attend_via_matrix_form(q, K, V):
 def attend_torch(q, K, V):
     q, K, V = (torch.tensor(a) for a in (q, K, V))
     w = torch.softmax(K @ q / q.shape[0] ** 0.5, dim=0)
-    return (w @ V).numpy(), w.numpy()  # a numpy exercise returns arrays (COURSE.md); torch inside is fine
+    return (w @ V).numpy(), w.numpy()  # a numpy exercise returns arrays (docs/contract.md); torch inside is fine
 
 
 @pytest.mark.parametrize("fn", [attnlab.attend, attend_via_matrix_form, attend_torch])

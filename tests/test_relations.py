@@ -118,9 +118,13 @@ def test_attention_weights_normalised_over_queries_are_named():
 def test_right_values_in_a_wrong_shape_or_order_are_named():
     args = _mha_args()
     Z, A = attnlab.multi_head_attention(*args)
-    found = _relation(attnlab.multi_head_attention, args, (Z.reshape(Z.shape[::-1]), A), arg_names=MHA_ARGS,
+    found = _relation(attnlab.multi_head_attention, args, (Z.reshape(-1), A), arg_names=MHA_ARGS,
                       outputs=("output", "weights"))
     assert found is not None and found.kind == "reshape"
+    swapped = Z.shape[:-2] + (Z.shape[-1], Z.shape[-2])  # two sizes handed over in the other order
+    found = _relation(attnlab.multi_head_attention, args, (Z.reshape(swapped), A), arg_names=MHA_ARGS,
+                      outputs=("output", "weights"))
+    assert found is not None and found.kind == "sizes-exchanged" and "exchanged" in found.message
     found = _relation(attnlab.multi_head_attention, args, (Z[:, ::-1], A), arg_names=MHA_ARGS,
                       outputs=("output", "weights"))
     assert found is not None and found.kind == "order"
@@ -543,3 +547,35 @@ def test_rows_left_out_are_named_as_zeroed_slices():
     assert found is not None and found.kind == "slices-zeroed" and "at 1, 3" in found.message, found
     g = e * np.array([[1.0], [2.0], [1.0], [0.5], [1.0]])  # real factors: a factor per row, not zeroed
     assert _row_factor_relation(g, e, "your result", _Tol(1e-6, 1e-9, 0.0)).kind == "slice-factor"
+
+
+def test_a_mask_applied_after_the_softmax_is_named():
+    """The weights are the unmasked softmax times the mask (no renormalising): named for any
+    exercise whose reference takes a mask (issue 39)."""
+    rng = _rng(6)
+    Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
+    mask = np.array([[True, True, False, True, False]] * 3)
+    _, A = attnlab.scaled_dot_product_attention(Q, K, V)
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V, mask], (A * mask @ V, A * mask),
+                      arg_names=SDPA_ARGS, outputs=("output", "weights"))
+    assert found is not None and found.kind == "mask-after-softmax", found
+    renormalised = A * mask / (A * mask).sum(-1, keepdims=True)  # that is the right answer
+    assert _relation(attnlab.scaled_dot_product_attention, [Q, K, V, mask], (renormalised @ V, renormalised),
+                     arg_names=SDPA_ARGS, outputs=("output", "weights")) is None
+
+
+def test_code_without_a_batch_axis_is_named_where_the_answer_pools_the_batch():
+    """A score averaged over the batch (one number): the code that is right on each item alone
+    but indexes the first two axes is told it assumes no batch axis (issue 39)."""
+    from attnlab.cards import card
+    from attnlab.checks._core import call
+
+    reference = card("previous_token_score").contract.reference
+    weights = attnlab.softmax(_rng(7).normal(size=(3, 6, 6)), axis=-1)
+
+    def unbatched(w):
+        return float(np.mean([w[t, t - 1] for t in range(1, w.shape[-1])]))
+
+    found = _relation(reference, [weights], call(unbatched, Case((weights,))),
+                      arg_names=("weights",), probe=lambda case: call(unbatched, case))
+    assert found is not None and found.kind == "rank" and "no batch axis" in found.message, found

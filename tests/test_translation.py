@@ -413,12 +413,12 @@ def test_greedy_cases_end_at_different_steps():
 
 
 # ---------------------------------------------------------------------------------------------
-# The committed checkpoints: small, and as good as the README says
+# The committed checkpoints: small, and as good as docs/checkpoints.md says
 
-# The figures the README states (``## Development``, "Translation checkpoints (notebook 07)"), as measured by
+# The figures docs/checkpoints.md states ("Translation checkpoints (notebook 07)"), as measured by
 # ``benchmarks/bench_translation.py`` on the 2 000 test sentences: BLEU, exact match (%), alignment
 # accuracy (%), BLEU on sentences of 31+ source words.
-README_FIGURES = {
+DOC_FIGURES = {
     "none": (13.6, 9.2, None, 6.8),
     "additive": (97.6, 94.2, 86.8, 96.6),
     "dot": (98.5, 92.8, 88.5, 98.0),
@@ -443,7 +443,7 @@ SPLITS_SHA256 = "c85853acd1620d85a36b52f3e8096bac245b5fc0041ea3f12836c006e56b585
 
 def test_the_data_is_the_data_the_checkpoints_saw():
     """A change to the grammar, the lexicon or the generator changes the splits: retrain then
-    (`make checkpoints`) and update this hash and the README's figures."""
+    (`make checkpoints`) and update this hash and the figures of docs/checkpoints.md."""
     import hashlib
 
     data = toylang.make_splits()
@@ -465,9 +465,9 @@ def test_checkpoints_reach_the_targets(evaluated):
         assert evaluated["none"]["long"]["bleu"] <= 0.5 * r["long"]["bleu"]
 
 
-def test_checkpoints_match_the_readme(evaluated):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for kind, (bleu, exact, align, long_bleu) in README_FIGURES.items():
+def test_checkpoints_match_the_docs(evaluated):
+    doc = (ROOT / "docs" / "checkpoints.md").read_text(encoding="utf-8")
+    for kind, (bleu, exact, align, long_bleu) in DOC_FIGURES.items():
         r = evaluated[kind]
         assert r["all"]["bleu"] == pytest.approx(bleu, abs=0.051), kind
         assert 100 * r["all"]["exact"] == pytest.approx(exact, abs=0.051), kind
@@ -475,7 +475,7 @@ def test_checkpoints_match_the_readme(evaluated):
             assert 100 * r["all"]["align"] == pytest.approx(align, abs=0.051), kind
         assert r["long"]["bleu"] == pytest.approx(long_bleu, abs=0.051), kind
         row = f"| {tr.LABELS[kind]} | {bleu:.1f} | {exact:.1f}% |"
-        assert row in readme, f"README does not state {row!r}"
+        assert row in doc, f"docs/checkpoints.md does not state {row!r}"
 
 
 # ---------------------------------------------------------------------------------------------

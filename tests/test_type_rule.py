@@ -1,4 +1,4 @@
-"""The one type rule (COURSE.md, "Types"; ``attnlab.checks._contract.type_mistake``), walked over
+"""The one type rule (docs/contract.md, "Types"; ``attnlab.checks._contract.type_mistake``), walked over
 every numpy exercise of every notebook: the reference solution's own answer, handed back as a
 Python list, as a torch tensor, or (for a mask) as 0/1 integers, loses the exercise's points, and
 every failing cell names the rule's mistake in the same words. A check that compared values alone

@@ -45,7 +45,7 @@ PROBE_SECONDS = 5.0
 ALLOW_CUDA_ENV = "ATTNLAB_ALLOW_CUDA_TORCH"
 
 
-SUPPORTED = ((3, 10), (3, 13))  # the oldest and newest minor CI runs (README, "Supported Pythons")
+SUPPORTED = ((3, 10), (3, 13))  # the oldest and newest minor CI runs (docs/install.md, "Supported Pythons")
 
 
 class Refused(SystemExit):

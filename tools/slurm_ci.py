@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A real one-node Slurm cluster on this machine, grading a small class with
-deploy/slurm/grade_array.sbatch exactly as the README says (issue 38).
+deploy/slurm/grade_array.sbatch exactly as docs/deploy.md says.
 
 What it does, each step timed:
 
@@ -14,7 +14,7 @@ What it does, each step timed:
    changes included), ``attnlab-course release 01_weighted_averages``, eight submissions of
    notebook 01 (correct, blank, wrong, not a notebook) under ``autograde/submitted/``; a copy of it
    graded once, unsharded, as the reference.
-4. In the course folder, as the README's "At scale" section says:
+4. In the course folder, as docs/deploy.md's "At scale" section says:
    ``rm -rf autograde/shards`` then ``sbatch --array=1-2 deploy/slurm/grade_array.sbatch`` (the
    job script activates ``ATTNLAB_VENV``, this repository's .venv). Waits for the array and the
    merge job its first task submits, then checks that every job completed with exit code 0, that
@@ -493,7 +493,7 @@ def main() -> int:
                           + "\n" + reference)
 
         with clock.step(f"slurm: sbatch --array=1-{SHARDS} deploy/slurm/grade_array.sbatch, then the merge job"):
-            shutil.rmtree(course / "autograde" / "shards", ignore_errors=True)  # the README's `rm -rf`
+            shutil.rmtree(course / "autograde" / "shards", ignore_errors=True)  # docs/deploy.md's `rm -rf`
             proc = run(["sbatch", f"--array=1-{SHARDS}", "deploy/slurm/grade_array.sbatch"], timeout=60,
                        env=env, cwd=course)
             m = re.search(r"Submitted batch job (\d+)", proc.stdout)

@@ -23,7 +23,7 @@ system's temporary folder; ``--where /tmp`` tries a course and venv kept under /
    grading wrote (as ``make clean-grading``), again cold (``--cold``).
 
 Prints one line per step with its time and exits non-zero, naming the step, on the first failure.
-``.ci/run`` runs it for every supported Python this machine has (README, "Supported Pythons").
+``.ci/run`` runs it for every supported Python this machine has (docs/install.md, "Supported Pythons").
 Standard library only: it runs before anything is installed.
 """
 from __future__ import annotations

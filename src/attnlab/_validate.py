@@ -2,7 +2,7 @@
 
 Every public function validates its arguments with these helpers, so that a bad input gets a
 ``ValueError`` that names the argument, the expected shape and the shape it got, instead of a
-silent broadcast or a NaN (COURSE.md, "Conventions").
+silent broadcast or a NaN (docs/contract.md, "Conventions").
 """
 from __future__ import annotations
 

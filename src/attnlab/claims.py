@@ -1,4 +1,4 @@
-"""Claims: what a notebook's text states, computed where it is stated (COURSE.md, "Text that is true").
+"""Claims: what a notebook's text states, computed where it is stated (docs/contract.md, "Text that is true").
 
 A checkable sentence in a markdown cell wraps its number or its verdict in a span that names a
 claim::

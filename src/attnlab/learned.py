@@ -36,8 +36,9 @@ def icl_prompt(X: np.ndarray, y: np.ndarray, x_query: np.ndarray) -> np.ndarray:
         x_query: ``(..., d)`` the input whose target is to be predicted.
 
     Returns:
-        ``Z (..., N+1, d+1)``: row ``i < N`` is ``[x_i, y_i]`` (the input followed by its
-        target); the last row is ``[x_query, 0]`` (the unknown target written as zero).
+        ``Z (..., N+1, d+1)``, one per prompt: a row per example, its ``d`` input features and
+        then its target; a last row for the query, its input and then zero for the unknown
+        target.
     """
     X, y, x_query = _float(X), _float(y), _float(x_query)
     require_ndim(X, "X", ("N", "d"))
@@ -57,10 +58,10 @@ def icl_prompt(X: np.ndarray, y: np.ndarray, x_query: np.ndarray) -> np.ndarray:
 def linear_self_attention(Z: np.ndarray, W_kq: np.ndarray, W_pv: np.ndarray) -> np.ndarray:
     """One linear self-attention layer with a residual connection, as in in-context regression.
 
-    Every row of ``Z`` (queries: all ``N+1`` rows) is updated by the average over the first ``N``
-    rows (keys and values: the examples only, the query row is no key or value) of
-    ``(z W_kq · z_i) (z_i W_pv)``; no softmax. The prediction for the query is the last entry
-    of the last row of the result.
+    Every row of ``Z`` is a query; only the first ``N`` rows (the examples) are keys and values,
+    the query row is none. There is no softmax: each row's update is the average, over the
+    examples, of its score times the example's value (scores through ``W_kq``, values through
+    ``W_pv``). The prediction for the query is the last entry of the last row of the result.
 
     Args:
         Z: ``(..., N+1, d+1)`` prompts as packed by ``icl_prompt``; ``N >= 1``.
@@ -68,7 +69,7 @@ def linear_self_attention(Z: np.ndarray, W_kq: np.ndarray, W_pv: np.ndarray) -> 
         W_pv: ``(d+1, d+1)`` the merged value-projection matrix.
 
     Returns:
-        ``(..., N+1, d+1)``: ``Z`` plus the attention update.
+        ``(..., N+1, d+1)``: every row of ``Z`` plus its update.
     """
     Z, W_kq, W_pv = _float(Z), _float(W_kq), _float(W_pv)
     require_ndim(Z, "Z", ("N+1", "d+1"))
@@ -89,15 +90,16 @@ def linear_self_attention(Z: np.ndarray, W_kq: np.ndarray, W_pv: np.ndarray) -> 
 def gd_step_prediction(X: np.ndarray, y: np.ndarray, x_query: np.ndarray, Gamma: np.ndarray) -> np.ndarray:
     """The prediction after one preconditioned gradient step on the prompt's least squares.
 
-    The loss is ``½ Σ_i (y_i − w·x_i)² / N``; one step from ``w = 0`` with the preconditioner
-    ``Gamma`` gives ``w = Gamma Xᵀ y / N`` (``Gamma`` acting on column vectors); the prediction
-    is ``x_query · w``.
+    The loss is the mean squared error over the prompt's examples, halved. One gradient step
+    from ``w = 0``, with the preconditioner ``Gamma`` in place of a step size (``Gamma`` acts on
+    the gradient as on a column vector), gives ``w_1``; the prediction is ``x_query · w_1``.
 
     Args:
         X: ``(..., N, d)`` the example inputs, ``N >= 1``.
         y: ``(..., N)`` their targets.
         x_query: ``(..., d)`` the query input.
-        Gamma: ``(d, d)`` the preconditioner (the identity: plain gradient descent, step 1).
+        Gamma: ``(d, d)`` the preconditioner, not necessarily symmetric (the identity: plain
+            gradient descent with step size 1).
 
     Returns:
         ``(...)`` the predictions (a float array, 0-d without batch dimensions).
@@ -135,8 +137,9 @@ def previous_token_score(weights: np.ndarray) -> float:
             attends to), ``L >= 2``.
 
     Returns:
-        The mean, over positions ``t = 1..L-1`` and any leading axes, of the weight position
-        ``t`` gives to position ``t - 1`` (a float in ``[0, 1]`` for softmax weights).
+        The weight each position gives to the position just before it, averaged over every
+        position that has one and over any leading axes (a float in ``[0, 1]`` for softmax
+        weights).
     """
     weights = _weights(weights)
     L = weights.shape[-1]
@@ -149,16 +152,17 @@ def previous_token_score(weights: np.ndarray) -> float:
 def prefix_matching_score(weights: np.ndarray, period: int) -> float:
     """How much a head attends to the token after the previous occurrence of the current one.
 
-    On a sequence that repeats with period ``period`` (token ``t`` equals token ``t - period``),
-    an induction head at position ``t`` attends to position ``t - period + 1``: the token that
-    followed the current one last time.
+    The weights were measured on a sequence that repeats with period ``period`` from its first
+    token. An induction head attends from each token to the token that followed its previous
+    occurrence.
 
     Args:
         weights: ``(..., L, L)`` one head's attention weights.
         period: the period of the sequence, ``1 <= period < L``.
 
     Returns:
-        The mean, over ``t = period..L-1`` and any leading axes, of ``weights[..., t, t - period + 1]``.
+        The weight on the token after the previous occurrence of the current one, averaged over
+        the positions whose token has occurred before and over any leading axes (a float).
     """
     weights = _weights(weights)
     L = weights.shape[-1]
@@ -172,9 +176,9 @@ def prefix_matching_score(weights: np.ndarray, period: int) -> float:
 def soft_align(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Soft alignment of two sentences (the "attend" step of decomposable attention).
 
-    The alignment scores are ``E = A Bᵀ`` ``(..., La, Lb)``; each token of ``A`` gets the
-    softmax-weighted average of the tokens of ``B`` (weights: its row of ``E``), and each token
-    of ``B`` the softmax-weighted average of the tokens of ``A`` (weights: its column of ``E``).
+    The simpler form of Parikh et al.'s attend step, in which the vectors scored (by dot
+    products) are also the vectors averaged: each token of one sentence gets a softmax-weighted
+    average of the other sentence's tokens.
 
     Args:
         A: ``(..., La, D)`` the first sentence, already through the feed-forward ``F``; ``La >= 1``.

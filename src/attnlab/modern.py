@@ -14,9 +14,10 @@ Conventions fixed by the course contract:
 * **GQA**: query head ``h`` reads key/value head ``h // n_rep``, ``n_rep = Hq / Hkv``
   (``repeat_kv`` repeats each key/value head ``n_rep`` times in a row, as
   ``torch.repeat_interleave`` and SDPA's ``enable_gqa``). MQA is ``Hkv = 1``; MHA is ``Hkv = Hq``.
-* **Sliding window**: query row ``i`` sits at absolute position ``i + offset`` and may see key
-  ``j`` when ``0 <= (i + offset) - j < window``.
-* **Memory**: ``kv_cache_bytes`` counts keys and values, every layer, every key/value head.
+* **Sliding window**: query row ``i`` sits at absolute position ``i + offset`` (``offset``
+  defaults to 0, top-left aligned as ``causal_mask``; ``Lk - Lq`` for the newest rows of a cache)
+  and may see key ``j`` when ``0 <= (i + offset) - j < window``.
+* **Memory**: ``kv_cache_bytes`` counts the cached keys and values of every layer and key/value head.
 """
 from __future__ import annotations
 
@@ -140,9 +141,11 @@ def grouped_query_attention(Q: np.ndarray, K: np.ndarray, V: np.ndarray,
 def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> np.ndarray:
     """Boolean ``(Lq, Lk)``: ``True`` where ``0 <= (i + offset) - j < window``.
 
-    Query row ``i`` is the token at absolute position ``i + offset`` (``offset = Lk - Lq`` for
-    the newest rows of a cache); it sees itself and the ``window - 1`` tokens before it.
-    ``window >= Lk`` with ``offset = 0`` and ``Lq == Lk`` is the causal mask.
+    Query row ``i`` is the token at absolute position ``i + offset``: ``offset`` is the position
+    of query row 0. The default 0 puts it at key 0 (top-left aligned, as ``causal_mask``); the
+    newest ``Lq`` rows of a cache of ``Lk`` tokens need ``offset = Lk - Lq``. A token sees itself
+    and the ``window - 1`` tokens before it; ``window >= Lk`` with ``offset = 0`` and ``Lq == Lk``
+    is the causal mask.
     """
     Lq, Lk = require_int(Lq, "Lq"), require_int(Lk, "Lk")
     window = require_int(window, "window", minimum=1)
@@ -153,10 +156,18 @@ def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> np.nd
 
 def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int, batch: int = 1,
                    bytes_per_value: int = 2, window: int | None = None) -> int:
-    """Bytes of a key-value cache: ``2 * layers * kv_heads * head_dim * min(seq_len, window) * batch * bytes``.
+    """Bytes a decoder's key-value cache holds after ``seq_len`` tokens.
 
-    The 2 counts keys and values; ``bytes_per_value`` is 2 for bf16/fp16, 4 for float32;
-    ``window=None`` keeps every token. Divide by ``1e9`` for GB, by ``2**30`` for GiB.
+    Args:
+        num_layers: decoder layers, each with its own cache.
+        num_kv_heads, head_dim: each layer's ``W_k`` and ``W_v`` map a token to
+            ``num_kv_heads * head_dim`` numbers.
+        seq_len: tokens decoded so far.  batch: sequences decoded together.
+        bytes_per_value: 2 for bf16/fp16, 4 for float32.
+        window: a sliding window of this many tokens (``None``: every token is kept).
+
+    Returns:
+        int: the bytes of every cached key and value. Divide by ``1e9`` for GB, by ``2**30`` for GiB.
     """
     num_layers = require_int(num_layers, "num_layers", minimum=1)
     num_kv_heads = require_int(num_kv_heads, "num_kv_heads", minimum=1)

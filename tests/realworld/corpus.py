@@ -52,7 +52,7 @@ def _t32(*arrays):
 
 def _np(result):
     """The thin wrapper at the end (CONTRIBUTING): a numpy exercise returns numpy arrays, so
-    code written in torch ends with `.numpy()` (COURSE.md: numpy exercises never return tensors)."""
+    code written in torch ends with `.numpy()` (docs/contract.md: numpy exercises never return tensors)."""
     if isinstance(result, tuple):
         return tuple(_np(r) for r in result)
     return result.detach().numpy() if isinstance(result, torch.Tensor) else result

@@ -131,7 +131,7 @@ WRONG = [
       words=("state", "probabilit"), kind="two at once"),
 
     U("greedy_decode", _GREEDY.replace("for _ in range(max_len):", "for _ in range(max_len - 1):"),
-      "test_greedy_decode", "one step short (max_len - 1)", needs_layer=True, words=("max_len", "has shape", "steps"), kind="off-by-one"),
+      "test_greedy_decode", "one step short (max_len - 1)", words=("max_len", "has shape", "steps"), kind="off-by-one"),
     U("greedy_decode", _GREEDY.replace("weights.append(w.masked_fill(finished.unsqueeze(-1), 0.0))",
                                        "weights.append(w)"),
       "test_greedy_decode_eos", "weights after EOS kept", words=("weights", "EOS", "zero"), kind="contract"),

@@ -26,8 +26,10 @@ def _uses() -> dict:
     return {"at": at}  # the notebook's setup cell: `import attnlab.torch as at`
 
 
-def _additive_scores(query, keys, W_q, W_k, v, *, tanh=True, use_v=True):
+def _additive_scores(query, keys, W_q, W_k, v, *, tanh=True, use_v=True, tanh_after=False):
     hidden = (query @ W_q)[:, None, :] + keys @ W_k  # (B, 1, Dh) + (B, Lk, Dh) -> (B, Lk, Dh)
+    if tanh_after:  # (a slip: tanh of the score, not of the hidden units)
+        return np.tanh(hidden @ v)
     if tanh:
         hidden = np.tanh(hidden)
     return hidden @ v if use_v else hidden.sum(axis=-1)  # (B, Lk)
@@ -39,9 +41,9 @@ def reference(query, keys, W_q, W_k, v, mask=None):
 
 
 def _additive_variant(query, keys, W_q, W_k, v, mask=None, *, tanh=True, use_v=True, mode="ok",
-                      axis="keys", projected_values=False, swap=False):
+                      axis="keys", projected_values=False, swap=False, tanh_after=False):
     """Additive attention with its known slips as flags."""
-    scores = _additive_scores(query, keys, W_q, W_k, v, tanh=tanh, use_v=use_v)
+    scores = _additive_scores(query, keys, W_q, W_k, v, tanh=tanh, use_v=use_v, tanh_after=tanh_after)
     context, w = _softmax_context(scores, keys, mask, mode=mode, axis=axis,
                                   values=keys @ W_k if projected_values else None)
     return (w, context) if swap else (context, w)
@@ -134,6 +136,15 @@ CARD = Card(
                 "the query's term is the same for every key, so it cancels in the softmax.",
             fails=_BOTH, impl=partial(_additive_variant, tanh=False), code=_cell('''\
         scores = self.v(self.W_q(query).unsqueeze(1) + self.W_k(keys)).squeeze(-1)
+        weights = at.masked_softmax(scores, mask)
+''' + _CONTEXT)),
+        Mistake(
+            "tanh applied after v: tanh(vᵀ(W_q q + W_k k)) instead of vᵀ tanh(W_q q + W_k k)",
+            principle="The non-linearity acts on each hidden unit, before v weighs them into one score.",
+            fix="apply `torch.tanh` to `self.W_q(query).unsqueeze(1) + self.W_k(keys)`, then `self.v` "
+                "to the result: `self.v(torch.tanh(...)).squeeze(-1)`.",
+            fails=_BOTH, impl=partial(_additive_variant, tanh_after=True), code=_cell('''\
+        scores = torch.tanh(self.v(self.W_q(query).unsqueeze(1) + self.W_k(keys))).squeeze(-1)
         weights = at.masked_softmax(scores, mask)
 ''' + _CONTEXT)),
         Mistake(

@@ -45,6 +45,8 @@ def _causal(Lt, mode):
         return j <= i + 1
     if mode == "inverted":
         return j >= i
+    if mode == "blocked":  # the other convention: True where a token may NOT look
+        return j > i
     raise ValueError(mode)
 
 
@@ -221,11 +223,21 @@ CARD = Card(
         causal = torch.tril(torch.ones(Lt, Lt, dtype=torch.bool), diagonal=1)
 ''')),
         Mistake(
-            "the causal mask inverted: every token sees only itself and the future",
+            "the causal mask transposed (the upper triangle): every token sees only itself and the future",
             principle="Causal means the past and the present, not the future.",
             fix="True where j <= i (the past and the token itself) may be attended to.",
             fails=_BOTH, impl=partial(_dec_variant, causal="inverted"), code=_causal_cell('''\
         causal = torch.triu(torch.ones(Lt, Lt, dtype=torch.bool))
+''')),
+        Mistake(
+            "the causal mask in the other convention, True = blocked (as nn.MultiheadAttention's "
+            "attn_mask): each token sees only the tokens after it, and the last sees none",
+            principle="The course's convention: True means \"may attend\"; the causal mask is True "
+                      "where j <= i.",
+            fix="pass `at.causal_mask(Lt, Lt)` (True where j <= i), not `torch.triu(..., diagonal=1)`, "
+                "which marks the positions to hide.",
+            fails=_BOTH, impl=partial(_dec_variant, causal="blocked"), code=_causal_cell('''\
+        causal = torch.triu(torch.ones(Lt, Lt, dtype=torch.bool), diagonal=1)
 ''')),
         Mistake(
             _OWN_STATES,

@@ -259,7 +259,7 @@ CARD = Card(
         return X, weights
 ''')),
         Mistake(
-            "returning (weights, output) instead of (output, weights)",
+            "the returned pair in the wrong order: (weights, output) instead of (output, weights)",
             principle="The contract returns the output first, then the weights.",
             fix="return `X, weights`.",
             fails=_BOTH, impl=partial(_enc_variant, swap=True), code=_cell('''\

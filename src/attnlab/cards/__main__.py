@@ -16,7 +16,7 @@ Generated from the cards (`src/attnlab/cards/`, one file per exercise) by
 `python -m attnlab.cards --out docs/mistakes.md`; do not edit by hand. For each exercise: its
 contract, and the mistakes its checks name, each with what to change (no code: the code-level fix
 comes from `attnlab.checks.explain("<exercise>")` after a failing check). Besides these, every
-check names mistakes by rule: the type rule (COURSE.md, "Types"), the contract's errors, the
+check names mistakes by rule: the type rule (docs/contract.md, "Types"), the contract's errors, the
 rank a piece of code assumes, and the single and paired edits of the reference
 (`attnlab.checks._generated`). Predict-then-run questions are listed without their tempting
 answers.

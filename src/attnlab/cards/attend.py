@@ -84,7 +84,7 @@ CARD = Card(
                     return weights @ V, weights
                 '''),
         Mistake(
-            "returning (weights, output) instead of (output, weights)",
+            "the returned pair in the wrong order: (weights, output) instead of (output, weights)",
             principle='The contract returns the output first, then the weights.',
             fix="return the output first: `return weights @ V, weights`.",
             fails=_BOTH, code='''

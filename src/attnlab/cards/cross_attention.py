@@ -50,6 +50,22 @@ CARD = Card(
                     return weights @ V, weights
                 '''),
         Mistake(
+            "the mask applied after the softmax (weights * mask) without renormalising",
+            principle="Masked keys are left out of the softmax itself, so that each row's allowed "
+                      "weights still sum to one.",
+            fix="mask the scores before the softmax (`np.where(mask, scores, -np.inf)`), or divide the "
+                "masked weights by their row sum again.",
+            fails=(_MASKED,), code='''
+                def cross_attention(X_q, X_kv, W_q, W_k, W_v, mask=None):
+                    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+                    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
+                    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+                    weights = e / e.sum(axis=-1, keepdims=True)
+                    if mask is not None:
+                        weights = weights * mask          # zeroed after the softmax: rows no longer sum to 1
+                    return weights @ V, weights
+                '''),
+        Mistake(
             "`X.T` on a batch: it reverses every axis, not just the last two",
             principle="Transpose only the last two axes, so that leading batch axes stay where they are.",
             fix="transpose only the last two axes: `np.swapaxes(K, -1, -2)` (or use "

@@ -27,7 +27,7 @@ def _uses() -> dict:
 
 
 def _decode_on_model(m, src, src_mask, max_len, *, cache="before", offset="t",
-                     feed_back=True, probabilities=False, padding=True, final_norm=True):
+                     feed_back=True, probabilities=False, padding=True, final_norm=True, shared=False):
     import torch
 
     from ..toylang import BOS
@@ -53,7 +53,8 @@ def _decode_on_model(m, src, src_mask, max_len, *, cache="before", offset="t",
                 attn, H = layer.self_attn, layer.self_attn.num_heads
                 h = layer.norm1(X)
                 k_new, v_new = attn.W_k(h), attn.W_v(h)
-                old = caches[i]
+                slot = 0 if shared else i  # (a slip: one cache that every layer appends to)
+                old = caches[slot]
                 if old is None:
                     k_all, v_all = k_new, v_new
                 else:
@@ -69,7 +70,7 @@ def _decode_on_model(m, src, src_mask, max_len, *, cache="before", offset="t",
                     k_use, v_use = k_new, v_new
                 else:
                     raise ValueError(cache)
-                caches[i] = (k_all, v_all)
+                caches[slot] = (k_all, v_all)
                 z, _ = scaled_dot_product_attention(split_heads(attn.W_q(h), H), split_heads(k_use, H),
                                                     split_heads(v_use, H))
                 X = X + attn.W_o(merge_heads(z))
@@ -230,6 +231,18 @@ CARD = Card(
             fix="keep every layer's keys and values from step to step and concatenate the new ones: "
                 "`cache_k = torch.cat([cache_k, k], dim=1)`.",
             fails=_BOTH, impl=partial(_decode_variant, cache="none"), code=_cell(_AT_T, cache="")),
+        Mistake(
+            "one cache shared by every layer instead of one per layer: each layer reads the keys and "
+            "values the other layers stored",
+            principle="Each decoder layer has its own keys and values: keep one cache per layer.",
+            fix="keep a list with one (keys, values) entry per layer, `cache_k[i]`, and let layer i read "
+                "and extend only its own.",
+            fails=_BOTH, impl=partial(_decode_variant, shared=True), code=_cell(_AT_T, """
+                if cache_k[0] is not None:
+                    k = torch.cat([cache_k[0], k], dim=1)
+                    v = torch.cat([cache_v[0], v], dim=1)
+                cache_k[0], cache_v[0] = k, v
+""")),
         Mistake(
             "the previous prediction is not fed back (every step reads <bos>)",
             principle="Greedy decoding feeds each step's prediction in as the next input.",

@@ -95,7 +95,7 @@ CARD = Card(
                     return candidates[np.argmax(errors)]
                 '''),
         Mistake(
-            "missing 1/2 in the exponent of the kernel",
+            "the factor 2 missing from the kernel's exponent: exp(-d²/σ²) instead of exp(-d²/(2σ²))",
             principle="The Gaussian exponent is the squared distance over twice the squared bandwidth.",
             fix="use the kernel of the exercises above: `-(x_i - x_j)**2 / (2 * bandwidth**2)`.",
             fails=_BOTH, code='''

@@ -25,7 +25,7 @@ CARD = Card(
         returns="a float array of shape (Lq, Lk), finite, each row summing to one over the keys"),
     mistakes=[
         Mistake(
-            "missing 1/2 in the exponent (exp(-d²/σ²))",
+            "the factor 2 missing from the exponent: exp(-d²/σ²) instead of exp(-d²/(2σ²))",
             principle="The Gaussian exponent is the squared distance over twice the squared bandwidth.",
             fix="the Gaussian kernel is exp(-(x_q - x_k)² / (2 σ²)): divide by `2 * bandwidth**2`.",
             fails=_BOTH, code='''

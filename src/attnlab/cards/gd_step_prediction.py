@@ -1,5 +1,5 @@
-"""gd_step_prediction (notebook 12): the prediction ``x_query · w`` after one preconditioned
-gradient step from ``w = 0``, ``w = Γ Xᵀ y / N``."""
+"""gd_step_prediction (notebook 12): the prediction for ``x_query`` after one gradient step from
+``w = 0`` on the prompt's least squares, preconditioned by ``Γ``."""
 from __future__ import annotations
 
 from .. import learned as _ref
@@ -14,8 +14,8 @@ CARD = Card(
     contract=Contract(
         args=("X", "y", "x_query", "Gamma"), reference=_ref.gd_step_prediction,
         shapes="X (..., N, d), y (..., N), x_query (..., d), Gamma (d, d) not symmetric",
-        returns="x_query · w with w = Γ Xᵀ y / N: one number per prompt, an array of shape (...) "
-                "for a batch"),
+        returns="x_query · w_1, w_1 the weights after one step from w = 0 preconditioned by Γ: one "
+                "number per prompt, an array of shape (...) for a batch"),
     mistakes=[
         Mistake(
             "Γ transposed (x_query Γᵀ Xᵀ y / N)",
@@ -83,6 +83,7 @@ def cases(hidden: bool) -> list[Case]:
 
 
 def check_gd_step_prediction(gd_step_prediction, hidden: bool = False) -> None:
-    """Check ``gd_step_prediction(X, y, x_query, Gamma)``: ``x_query Γ Xᵀ y / N``."""
+    """Check ``gd_step_prediction(X, y, x_query, Gamma)``: the prediction after one preconditioned
+    gradient step from ``w = 0`` on the prompt's least squares."""
     CARD.check(gd_step_prediction, cases(hidden), hidden=hidden,
                passed="one preconditioned gradient step from w = 0, then x_query · w")

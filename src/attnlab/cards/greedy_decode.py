@@ -25,7 +25,7 @@ def _uses() -> dict:
 
 
 def _greedy_variant(model, src, src_mask, max_len, *, feed_back=True, carry=True, stop="all",
-                    pad_after=True, zero_weights=True, keep_eos=True, include_bos=False):
+                    pad_after=True, zero_weights=True, keep_eos=True, include_bos=False, done_first=False):
     """Greedy decoding on ``model``'s Seq2Seq, with its known slips as flags."""
     import torch
 
@@ -48,6 +48,8 @@ def _greedy_variant(model, src, src_mask, max_len, *, feed_back=True, carry=True
             hidden = new_hidden if carry else h0
             best = logits.argmax(dim=-1)  # (B,)
             out = best
+            if done_first:  # (a slip: the step's own <eos> marks it finished before it is written)
+                done = done | (best == EOS)
             if not keep_eos:
                 out = torch.where(best == EOS, torch.full_like(best, PAD), out)
             if pad_after:
@@ -212,6 +214,23 @@ CARD = Card(
             tokens.append(next_token)
             weights.append(w.masked_fill(finished.unsqueeze(-1), 0.0))
             finished = finished | (best == EOS)
+            prev = next_token
+            if finished.all():
+                break
+''')),
+        Mistake(
+            "the finished flags updated before the step is written: each sentence's <eos> becomes "
+            "<pad> and its weights zero",
+            principle="A sentence is finished after the step that produces its <eos>: write that step "
+                      "(its <eos> and its weights) first, then mark the sentence finished.",
+            fix="compute `next_token` and append it and `w` while `finished` still holds the previous "
+                "steps; only then `finished = finished | (next_token == EOS)`.",
+            fails=_BOTH, impl=partial(_greedy_variant, done_first=True), code=_cell(_STEP + '''\
+            best = logits.argmax(dim=-1)
+            finished = finished | (best == EOS)
+            next_token = torch.where(finished, torch.full_like(prev, PAD), best)
+            tokens.append(next_token)
+            weights.append(w.masked_fill(finished.unsqueeze(-1), 0.0))
             prev = next_token
             if finished.all():
                 break

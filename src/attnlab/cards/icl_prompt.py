@@ -1,5 +1,5 @@
-"""icl_prompt (notebook 12): a regression prompt for a linear self-attention layer, rows
-``[x_i, y_i]`` for the N examples, then the row ``[x_query, 0]``."""
+"""icl_prompt (notebook 12): a regression prompt packed for a linear self-attention layer, one
+row per example (its input, then its target), then the query's row (its input, then 0)."""
 from __future__ import annotations
 
 from .. import learned as _ref

@@ -83,7 +83,7 @@ CARD = Card(
                     return np.linalg.solve(K + reg * np.eye(len(x)), y)
                 ''')),
         Mistake(
-            "missing 1/2 in the exponent of the kernel",
+            "the factor 2 missing from the kernel's exponent: exp(-d²/σ²) instead of exp(-d²/(2σ²))",
             principle="The Gaussian exponent is the squared distance over twice the squared bandwidth.",
             fix="K_ij = exp(-(x_i - x_j)**2 / (2 * bandwidth**2)).",
             fails=_FIT, code=_with_predict('''
@@ -140,7 +140,7 @@ CARD = Card(
             def kernel_ridge_predict(x_query, x_train, alpha, bandwidth):
                 K = np.exp(-(x_query[:, None] - x_train[None, :])**2 / bandwidth**2)
                 return K @ alpha
-            ''', ("test_kernel_ridge_fit", "test_kernel_ridge_predict"), "missing 1/2",
+            ''', ("test_kernel_ridge_fit", "test_kernel_ridge_predict"), "the factor 2 missing",
             label="in both functions"),
     ],
 )

@@ -76,7 +76,7 @@ CARD = Card(
                     return K
                 ''')),
         Mistake(
-            "missing 1/2 in the exponent of the kernel",
+            "the factor 2 missing from the kernel's exponent: exp(-d²/σ²) instead of exp(-d²/(2σ²))",
             principle="The Gaussian exponent is the squared distance over twice the squared bandwidth.",
             fix="exp(-(x_q - x_i)**2 / (2 * bandwidth**2)).",
             fails=_PREDICT, code=_with_fit('''

@@ -11,7 +11,8 @@ _WINDOW = ("test_kv_cache_bytes_window",)
 
 CARD = Card(
     "kv_cache_bytes", "11_modern_attention",
-    summary="2 * num_layers * num_kv_heads * head_dim * min(seq_len, window) * batch * bytes_per_value",
+    summary="the bytes of the keys and values a decoder keeps for every layer, key/value head, cached token "
+            "and sequence",
     contract=Contract(
         args=("num_layers", "num_kv_heads", "head_dim", "seq_len", "batch", "bytes_per_value", "window"),
         reference=_ref.kv_cache_bytes, rtol=1e-9,
@@ -80,7 +81,7 @@ def cases(hidden: bool, windowed: bool = False) -> list[Case]:
 
 
 def check_kv_cache_bytes(kv_cache_bytes, hidden: bool = False) -> None:
-    """Check ``kv_cache_bytes(...)`` with no window (the published 17.18 GB and 4.29 GB)."""
+    """Check ``kv_cache_bytes(...)`` with no window (among the cases, the notebook's 17.18 GB and 4.29 GB)."""
     CARD.check(kv_cache_bytes, cases(hidden, False), hidden=hidden, show_values=True,
                passed="keys and values, every layer, head, token, sequence and byte")
 

@@ -1,5 +1,6 @@
 """linear_self_attention (notebook 12): one linear self-attention layer for in-context
-regression, ``Z + (1/N) (Z W_kq Z_cᵀ)(Z_c W_pv)`` with ``Z_c`` the N example rows."""
+regression: every row of the prompt updated by the average over the N example rows (no softmax,
+the query row no key or value), plus the residual."""
 from __future__ import annotations
 
 from .. import learned as _ref
@@ -14,7 +15,8 @@ CARD = Card(
     contract=Contract(
         args=("Z", "W_kq", "W_pv"), reference=_ref.linear_self_attention,
         shapes="Z (..., N+1, d+1) prompts (icl_prompt), N >= 1; W_kq and W_pv (d+1, d+1)",
-        returns="an array (..., N+1, d+1): Z + (Z W_kq Z_cᵀ)(Z_c W_pv) / N, Z_c the first N rows"),
+        returns="an array (..., N+1, d+1): every row of Z plus its update, the average over the "
+                "N example rows (the first N; the query row is no key or value) of score times value"),
     mistakes=[
         Mistake(
             "the query row used as a key and value (all N+1 rows summed)",
@@ -96,6 +98,7 @@ def cases(hidden: bool) -> list[Case]:
 
 
 def check_linear_self_attention(linear_self_attention, hidden: bool = False) -> None:
-    """Check ``linear_self_attention(Z, W_kq, W_pv)``: ``Z + (1/N)(Z W_kq Z_cᵀ)(Z_c W_pv)``."""
+    """Check ``linear_self_attention(Z, W_kq, W_pv)``: the layer with its average over the N example
+    rows, the query row no key or value, and the residual."""
     CARD.check(linear_self_attention, cases(hidden), hidden=hidden,
                passed="the average over the N examples, the query row no key, plus the residual")

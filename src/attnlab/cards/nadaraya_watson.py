@@ -74,7 +74,7 @@ CARD = Card(
                     return y_values @ attnlab.gaussian_attention_weights(x_query, x_keys, bandwidth)
                 '''),
         Mistake(
-            "missing 1/2 in the exponent",
+            "the factor 2 missing from the exponent: exp(-d²/σ²) instead of exp(-d²/(2σ²))",
             principle="The Gaussian exponent is the squared distance over twice the squared bandwidth.",
             fix="use `attnlab.gaussian_attention_weights`, or divide by `2 * bandwidth**2`.",
             fails=_NW, code='''

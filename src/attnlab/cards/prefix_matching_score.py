@@ -1,5 +1,5 @@
 """prefix_matching_score (notebook 12): how much a head attends to the token after the previous
-occurrence of the current one, the mean of ``weights[..., t, t-period+1]`` over the repeat."""
+occurrence of the current one, averaged over the positions whose token has occurred before."""
 from __future__ import annotations
 
 from .. import learned as _ref
@@ -16,8 +16,8 @@ CARD = Card(
         args=("weights", "period"), reference=_ref.prefix_matching_score,
         shapes="weights (..., L, L): one head's attention weights; the sequence repeats with "
                "period 1 <= period < L",
-        returns="a float: the mean over t = period..L-1 (and the leading axes) of "
-                "weights[..., t, t-period+1]"),
+        returns="a float: the weight on the token after the previous occurrence of the current "
+                "one, averaged over the positions whose token has occurred before and the leading axes"),
     mistakes=[
         Mistake(
             "the period off by one: weights[t, t-period] (the previous occurrence itself, not the token after it)",
@@ -69,6 +69,7 @@ def cases(hidden: bool) -> list[Case]:
 
 
 def check_prefix_matching_score(prefix_matching_score, hidden: bool = False) -> None:
-    """Check ``prefix_matching_score(weights, period)``: the mean of ``weights[..., t, t-period+1]``."""
+    """Check ``prefix_matching_score(weights, period)``: the mean weight on the token after the
+    previous occurrence of the current one."""
     CARD.check(prefix_matching_score, cases(hidden), hidden=hidden,
                passed="the mean weight on the token after the previous occurrence, over the repeat")

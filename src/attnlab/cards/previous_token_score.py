@@ -1,5 +1,5 @@
-"""previous_token_score (notebook 12): how much a head attends to the previous token, the mean
-of ``weights[..., t, t-1]`` over positions and leading axes."""
+"""previous_token_score (notebook 12): how much a head attends to the previous token, averaged
+over the positions that have one and over the leading axes."""
 from __future__ import annotations
 
 from .. import learned as _ref
@@ -11,11 +11,12 @@ _FAILS = ("test_previous_token_score",)
 
 CARD = Card(
     "previous_token_score", "12_what_attention_learns",
-    summary="the mean weight on the previous token, weights[..., t, t-1], over t = 1..L-1 and the batch",
+    summary="the mean weight a position gives to the position just before it, over the positions and the batch",
     contract=Contract(
         args=("weights",), reference=_ref.previous_token_score,
         shapes="weights (..., L, L): one head's attention weights (rows sum to one), L >= 2",
-        returns="a float: the mean over t = 1..L-1 (and the leading axes) of weights[..., t, t-1]"),
+        returns="a float: the weight each position gives to the position just before it, averaged "
+                "over every position that has one and over the leading axes"),
     mistakes=[
         Mistake(
             "the score read one diagonal off: weights[t, t+1] (the next token) instead of weights[t, t-1]",
@@ -71,6 +72,6 @@ def cases(hidden: bool) -> list[Case]:
 
 
 def check_previous_token_score(previous_token_score, hidden: bool = False) -> None:
-    """Check ``previous_token_score(weights)``: the mean of ``weights[..., t, t-1]``."""
+    """Check ``previous_token_score(weights)``: the mean weight on the previous position."""
     CARD.check(previous_token_score, cases(hidden), hidden=hidden,
                passed="the mean weight on the previous token, over positions and batch")

@@ -164,7 +164,7 @@ CARD = Card(
             fix="normalise over the keys, the last axis: `axis=-1`, whatever the batch dimensions.",
             fails=_BATCHES, code=_AXIS0),
         Mistake(
-            "returning (weights, output) instead of (output, weights)",
+            "the returned pair in the wrong order: (weights, output) instead of (output, weights)",
             principle='The contract returns the output first, then the weights.',
             fix="return the output first: `return weights @ V, weights`.",
             fails=_ALL, code='''

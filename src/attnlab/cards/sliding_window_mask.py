@@ -14,7 +14,8 @@ CARD = Card(
     summary="query row i (at position i + offset) sees key j when 0 <= (i + offset) - j < window",
     contract=Contract(
         args=("Lq", "Lk", "window", "offset"), reference=_ref.sliding_window_mask,
-        shapes="Lq, Lk, window positive integers, offset (default 0) a non-negative integer",
+        shapes="Lq, Lk, window positive integers; offset (default 0: query row 0 at key 0, as causal_mask) "
+               "the absolute position of query row 0, Lk - Lq for the newest rows of a cache",
         returns="a boolean array (Lq, Lk), True = may attend"),
     mistakes=[
         Mistake(
@@ -55,6 +56,17 @@ CARD = Card(
                     return (d >= 0) & (d < window)
                 '''),
         Mistake(
+            "the offset taken as Lk - Lq instead of the `offset` argument",
+            principle="`offset` is the absolute position of query row 0. Lk - Lq is its value only when the "
+                      "queries are the newest rows of a cache; by default (0) query row 0 stands at key 0, "
+                      "as in causal_mask.",
+            fix="use the `offset` argument: query row i is at position `i + offset`.",
+            fails=_BOTH, code='''
+                def sliding_window_mask(Lq, Lk, window, offset=0):
+                    d = (np.arange(Lq)[:, None] + (Lk - Lq)) - np.arange(Lk)[None, :]
+                    return (d >= 0) & (d < window)
+                '''),
+        Mistake(
             "the offset subtracted instead of added",
             principle="The offset moves the queries later, towards the newest keys.",
             fix="query row i is at position `i + offset`.",
@@ -78,11 +90,13 @@ CARD = Card(
 
 def cases(hidden: bool, with_offset: bool = False) -> list[Case]:
     if with_offset:
-        specs = [(2, 7, 3, 5), (3, 9, 4, 6), (1, 5, 2, 4)] if hidden else [(2, 6, 3, 4), (3, 8, 2, 5), (1, 6, 4, 5), (4, 9, 3, 7)]
-        return [Case((Lq, Lk, w), {"offset": o}, why=f"Lq={Lq}, Lk={Lk}, window={w}, offset={o}")
+        specs = [(2, 7, 3, 5), (3, 9, 4, 6), (1, 5, 2, 4), (2, 7, 3, 2)] if hidden else [(2, 6, 3, 4), (3, 8, 2, 5), (1, 6, 4, 5), (4, 9, 3, 7)]
+        return [Case((Lq, Lk, w), {"offset": o}, why=f"Lq={Lq}, Lk={Lk}, window={w}, offset={o}"
+                     + ("" if o == Lk - Lq else f" (not Lk - Lq = {Lk - Lq}: queries that are not the newest rows)"))
                 for Lq, Lk, w, o in specs]
     specs = [(6, 6, 2), (5, 7, 3), (3, 3, 3)] if hidden else [(5, 5, 2), (6, 8, 3), (4, 4, 4), (7, 7, 1)]
-    return [Case((Lq, Lk, w), why=f"Lq={Lq}, Lk={Lk}, window={w}" + (" (= the length: causal)" if w == Lq == Lk else ""))
+    return [Case((Lq, Lk, w), why=f"Lq={Lq}, Lk={Lk}, window={w}" + (" (= the length: causal)" if w == Lq == Lk else "")
+                 + (" (the default offset 0: query row 0 at key 0)" if Lq != Lk else ""))
             for Lq, Lk, w in specs]
 
 

@@ -1,5 +1,5 @@
-"""soft_align (notebook 12): decomposable attention's attend step, ``beta = softmax_rows(E) B``
-and ``alpha = softmax_rows(Eᵀ) A`` with ``E = A Bᵀ``."""
+"""soft_align (notebook 12): decomposable attention's attend step: each token of one sentence
+gets the part of the other sentence aligned to it."""
 from __future__ import annotations
 
 from .. import learned as _ref
@@ -80,6 +80,7 @@ def cases(hidden: bool) -> list[Case]:
 
 
 def check_soft_align(soft_align, hidden: bool = False) -> None:
-    """Check ``soft_align(A, B)``: ``(softmax_rows(E) B, softmax_rows(Eᵀ) A)`` with ``E = A Bᵀ``."""
+    """Check ``soft_align(A, B)``: ``(beta, alpha)``, the part of ``B`` aligned to each token of ``A``
+    and the part of ``A`` aligned to each token of ``B``."""
     CARD.check(soft_align, cases(hidden), hidden=hidden,
                passed="beta from B and alpha from A, each normalised over the other sentence")

@@ -1,6 +1,6 @@
 """The return-type part of the exercise contract, shared by the checks of numpy exercises.
 
-COURSE.md: a numpy exercise returns numpy arrays of floats (float32 is a fair route, float64 the
+docs/contract.md: a numpy exercise returns numpy arrays of floats (float32 is a fair route, float64 the
 default). Before the comparison, :func:`invoke_numpy` (a check's ``invoke=``) looks at what the
 learner's function returned: a torch tensor, or an array of integers or booleans where the
 answer is a float array, is a mistake of its own, named as such (the comparison alone would
@@ -77,7 +77,7 @@ def _raises(exc_type: type[BaseException], *args: Any, **kwargs: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
-# The type rule (COURSE.md, "Types"): one table, applied by every check to what the learner's
+# The type rule (docs/contract.md, "Types"): one table, applied by every check to what the learner's
 # call returned, compared with what the reference returns on the same input.
 
 def _type_mistake(name: str, principle: str, fix: str) -> Mistake:

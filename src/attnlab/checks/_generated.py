@@ -290,13 +290,38 @@ def _call_edits(i: int, node: ast.Call, params: set[str]) -> Iterator[_Edit]:
                                       f"{' + 1' if delta > 0 else ' - 1'}`)",
                             "Count the steps a loop takes: `range(a, b)` stops before b.",
                             f"use `{_src(arg) or 'the bound'}` as the bound.")
-    names = [a.id for a in node.args[:2] if isinstance(a, ast.Name) and a.id in params]
-    if len(names) == 2 and names[0] != names[1]:
-        def apply(n: ast.AST, tree: _Tree) -> None:
-            n.args = [n.args[1], n.args[0], *n.args[2:]]
-        yield _Edit(i, apply, f"`{names[0]}` and `{names[1]}` swapped in `{op}`",
+    for j in range(len(node.args) - 1):  # two neighbouring names passed in the other order
+        a, b = node.args[j], node.args[j + 1]
+        if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)) or a.id == b.id:
+            continue
+        if j > 0 and not (a.id in params and b.id in params) and op not in ("reshape", "view", "zeros", "ones", "empty"):
+            # (beyond the first pair: sizes such as H, W unpacked from a shape, or two parameters)
+            if not (len(a.id) <= 2 and len(b.id) <= 2):
+                continue
+        if j == 0 and not (a.id in params and b.id in params) and not (len(a.id) <= 2 and len(b.id) <= 2):
+            continue
+
+        def apply(n: ast.AST, tree: _Tree, j=j) -> None:
+            n.args = [*n.args[:j], n.args[j + 1], n.args[j], *n.args[j + 2:]]
+        yield _Edit(i, apply, f"`{a.id}` and `{b.id}` swapped in `{op}`",
                     "Check which argument plays which role in the call.",
-                    f"pass `{names[0]}` first and `{names[1]}` second.")
+                    f"pass `{a.id}` before `{b.id}`.")
+    if len(node.args) == 1 and isinstance(node.args[0], ast.Call) and len(node.args[0].args) == 1 \
+            and not node.keywords and not node.args[0].keywords:
+        inner = node.args[0]
+        outer_name, inner_name = op, _op_name(inner)
+        if outer_name != inner_name:
+            yield _Edit(i, _swap_nested, f"`{inner_name}` and `{outer_name}` applied in the other order "
+                                         f"(`{inner_name}({outer_name}(...))` where `{outer_name}({inner_name}(...))` belongs)",
+                        "Check the order of the two steps: the equation applies the inner one first.",
+                        f"apply `{inner_name}` first, then `{outer_name}`.")
+
+
+def _swap_nested(node: ast.AST, tree: _Tree) -> None:
+    """``f(g(x))`` becomes ``g(f(x))``: two one-argument steps applied in the other order."""
+    inner = node.args[0]
+    outer = ast.Call(copy.deepcopy(node.func), [inner.args[0]], [])
+    tree.replace(node, ast.Call(copy.deepcopy(inner.func), [outer], []))
 
 
 def _binop_edits(i: int, node: ast.BinOp) -> Iterator[_Edit]:

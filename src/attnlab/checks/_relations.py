@@ -39,7 +39,7 @@ class Relation:
     message: str   # what it means, in words a learner can act on
 
 
-# Shape letters of COURSE.md, by argument name: axis -> letter (negative axes count from the end).
+# Shape letters of docs/contract.md, by argument name: axis -> letter (negative axes count from the end).
 _LETTERS = {
     "Q": {-2: "Lq", -1: "Dk"}, "K": {-2: "Lk", -1: "Dk"}, "V": {-2: "Lk", -1: "Dv"},
     "X": {-2: "L", -1: "D"}, 
@@ -290,6 +290,19 @@ def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, l
     if g.size == e.size and not (g.shape == e.shape and _close(g, e, tol)):
         if _close(np.sort(g.ravel()), np.sort(e.ravel()), tol):
             if g.shape != e.shape and _close(g.reshape(e.shape), e, tol):
+                swapped = [(i, j) for i in range(e.ndim) for j in range(i + 1, e.ndim)
+                           if g.ndim == e.ndim and g.shape[i] == e.shape[j] and g.shape[j] == e.shape[i]
+                           and all(g.shape[k] == e.shape[k] for k in range(e.ndim) if k not in (i, j))]
+                if swapped:  # two sizes handed over in the other order (a reshape's, a helper's)
+                    i, j = swapped[0]
+                    a, b = e.shape[i], e.shape[j]
+                    na, nb = (([n for n in sizes.get(size, []) if " " not in n] or [None])[0] for size in (a, b))
+                    pair = f"{na} = {a} and {nb} = {b}" if na and nb and na != nb else f"{a} and {b}"
+                    return Relation("sizes-exchanged", f"{what} {is_} the right values in the right order, but "
+                                                       f"with shape {g.shape} instead of {e.shape}: the sizes "
+                                                       f"{pair} of axes {i - e.ndim} and {j - e.ndim} are exchanged, "
+                                                       "two sizes passed in the other order (to a reshape, or to a "
+                                                       "helper that reshapes), e.g. (W, H) for (H, W)")
                 return Relation("reshape", f"{what} {is_} the right values in the right order, but with shape "
                                            f"{g.shape} instead of {e.shape}: reshape to the expected shape")
             return Relation("order", f"{what} {'hold' if is_ == 'are' else 'holds'} exactly the right values, "
@@ -418,6 +431,27 @@ def _input_relations(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, r
                                                f"transposed (their last two axes exchanged): each is used as if "
                                                "its rows were its columns; write the shape of each next to the "
                                                "line that uses it")
+    for name, value, where in masks:  # the mask multiplied into the weights after the softmax
+        alt = _core.call(reference, _replaced(case, {where: None}))
+        if alt.error is not None:
+            continue
+        if isinstance(ref.value, tuple):  # (output, weights): the weights are the last item
+            if not (isinstance(got.value, (tuple, list)) and isinstance(alt.value, tuple)
+                    and len(got.value) == len(ref.value) == len(alt.value)):
+                continue
+            g, e, a = (_float(x[-1]) for x in (got.value, ref.value, alt.value))
+        else:
+            g, e, a = _float(got.value), _float(ref.value), _float(alt.value)
+        if g is None or e is None or a is None or g.shape != a.shape:
+            continue
+        try:
+            after = a * np.broadcast_to(value, a.shape)
+        except ValueError:
+            continue
+        if _close(g, after, tol) and not _close(after, e, tol):
+            return Relation("mask-after-softmax", f"your weights are the unmasked softmax times {name}: the "
+                                                  "mask is applied after the softmax, without renormalising "
+                                                  "(each row's allowed weights no longer sum to one)")
     for name, value, where in masks:
         if same_as({where: None}):
             return Relation("mask-ignored", f"your result is the right answer without the mask: {name} is "
@@ -500,12 +534,12 @@ def _argument_ignored(case: _core.Case, args: list, reference: Callable, same_as
         if (isinstance(value, np.ndarray) and value.ndim >= 1 and np.issubdtype(value.dtype, np.integer)
                 and not np.array_equal(value, np.broadcast_to(np.arange(value.shape[-1]), value.shape))):
             options.append((np.broadcast_to(np.arange(value.shape[-1]), value.shape).astype(value.dtype).copy(),
-                            "replaced by the count 0, 1, 2, ...: your code counts positions itself"))
+                            "replaced by the count 0, 1, 2, ... (your code counts the positions itself)"))
         for replacement, words in options:
             try:
                 if same_as({where: replacement}):
-                    return Relation("argument-ignored", f"your result is the right code's answer with {name} "
-                                                        f"{words}: your code never reads the {name} it is given")
+                    return Relation("argument-ignored", f"your code ignores its `{name}` argument: your result "
+                                                        f"is the right code's answer with {name} {words}")
             except Exception:  # noqa: BLE001 - a replacement the reference refuses tells nothing
                 continue
     return None
@@ -640,14 +674,28 @@ def _unbatched(case: _core.Case, reference: Callable, ref: _core.Outcome, tol: _
     sizes = {(case.args[w] if isinstance(w, int) else case.kwargs[w]).shape[0] for w in batched}
     if len(sizes) != 1:
         return []
-    out = []
+    out, answers = [], []
+    pooled = not isinstance(ref.value, tuple) and np.ndim(ref.value) == 0  # one number for the batch
     for b in range(sizes.pop()):
         item = _replaced(case, {w: (case.args[w] if isinstance(w, int) else case.kwargs[w])[b] for w in batched})
         theirs = _core.call(reference, item)
-        want = tuple(v[b] for v in ref.value) if isinstance(ref.value, tuple) else ref.value[b]
-        if theirs.error is not None or not _core.matches(theirs.value, want, rtol=tol.rtol, atol=tol.atol, f32=tol.f32):
+        if theirs.error is not None:
             return []
+        if pooled:
+            answers.append(theirs.value)
+        else:
+            want = tuple(v[b] for v in ref.value) if isinstance(ref.value, tuple) else ref.value[b]
+            if not _core.matches(theirs.value, want, rtol=tol.rtol, atol=tol.atol, f32=tol.f32):
+                return []
         out.append(item)
+    if pooled:  # a score averaged (or summed) over the batch: the items' answers pool to it
+        try:
+            values = np.asarray(answers, dtype=float)
+        except (TypeError, ValueError):
+            return []
+        if values.ndim != 1 or not any(_core.matches(f(values), ref.value, rtol=tol.rtol, atol=tol.atol, f32=tol.f32)
+                                       for f in (np.mean, np.sum)):
+            return []
     return out
 
 
@@ -770,9 +818,15 @@ def describe_own_check(case: _core.Case, got: _core.Outcome, arg_names: Sequence
         text += f". Your check's message: {got.message[:300]!r}"
         sizes = []
         for number in dict.fromkeys(int(n) for n in re.findall(r"\b\d+\b", got.message)):
-            axes = [f"{n}'s axis {a}" for n, v in arrays for a, size in enumerate(v.shape) if size == number]
+            axes = []
+            for n, v in arrays:
+                owner = n + ("'" if n.endswith("s") else "'s")
+                for a, size in enumerate(v.shape):
+                    letter = _LETTERS.get(n, {}).get(a - v.ndim) or _LETTERS.get(n, {}).get(a)
+                    if size == number:
+                        axes.append(f"{letter} ({owner} axis {a})" if letter else f"the size of {owner} axis {a}")
             if axes:
-                sizes.append(f"{number} is the size of {' and of '.join(axes[:3])}")
+                sizes.append(f"{number} is {' and '.join(axes[:3])}")
         if sizes:
             text += " (" + "; ".join(sizes[:4]) + ")"
     return (text + f". Loosen that check to what the exercise's contract allows "
@@ -817,6 +871,11 @@ def relate(case: _core.Case, got: _core.Outcome, ref: _core.Outcome, reference: 
                 if found is not None and what in ids and found.kind not in _KINDS_FOR_IDS:
                     found = None  # token ids, indices, counts: arithmetic on them means nothing
                 if found is not None:
+                    others = [w for w, _, _ in pairs if w != what and "whether " not in w]
+                    if others:  # the relation holds for one item; the others are wrong as well
+                        found = Relation(found.kind, found.message + f"; and {' and '.join(others)} "
+                                                     f"{'are' if len(others) > 1 or _core._plural(others[0]) else 'is'} "
+                                                     "wrong too, so look for the step both come from")
                     break
         if found is None and probe is not None:
             found = _rank_relation(case, ref, reference, probe, tol)
@@ -942,7 +1001,9 @@ def describe_partial(got: _core.Outcome, ref: _core.Outcome, outputs: Sequence[s
     if isinstance(ref.value, tuple) and isinstance(got.value, (tuple, list)) and len(got.value) == len(ref.value):
         names = list(outputs) or [f"item {i}" for i in range(len(ref.value))]
         right = [n for n, g, e in zip(names, got.value, ref.value)
-                 if _core.matches(g, e, rtol=tol.rtol, atol=tol.atol, f32=tol.f32)]
+                 if not n.startswith("whether ")  # (a yes/no the check measured, not a value returned)
+                 and _core.matches(g, e, rtol=tol.rtol, atol=tol.atol, f32=tol.f32)]
+        names = [n for n in names if not n.startswith("whether ")]
         if right and len(right) < len(names):
             parts.append(f"the {' and the '.join(right)} you returned {'are' if len(right) > 1 or _core._plural(right[0]) else 'is'} right")
     for what, g, e in _pairs(got.value, ref.value, outputs, tol):

@@ -15,6 +15,7 @@ sys.modules.setdefault("rfc3987_syntax", None)
 from . import grade as _grade
 from . import hosted as _hosted
 from . import release as _release
+from .escape import shown
 from .grading import Limits
 
 DEFAULT_JOBS = 2  # the Makefile's JOBS; tests/test_course_tools.py keeps the two equal
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
                   "them before importing", file=sys.stderr)
             if args.no_status_column:
                 for student, assignment, status in flagged:
-                    print(f"  {student!r} {assignment}: {status}", file=sys.stderr)
+                    print(f"  {shown(student)!r} {shown(assignment)}: {shown(status)}", file=sys.stderr)
         return 0
     if args.command == "report":
         from . import report

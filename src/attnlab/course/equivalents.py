@@ -22,7 +22,7 @@ learner's process:
   equivalent's code (``ref.__code__.replace(co_name=...)``, ``exec`` of its ``co_code``) runs the
   reference, whatever it is called.
 
-Which library functions count for an exercise follows the course's order (``COURSE.md``: later
+Which library functions count for an exercise follows the course's order (``docs/contract.md``: later
 notebooks import *earlier* building blocks from ``attnlab``): an exercise's equivalents are its
 own library versions (:func:`attnlab.course.tamper.runtime_targets`) and the library functions
 that compute it as a special case and come at or after it in the course (``mix_tokens`` is
@@ -153,14 +153,32 @@ def _library_codes(library) -> dict[tuple, str]:
 _LIBRARY_ROOTS = ("attnlab", "torch", "numpy", "scipy", "sklearn", "builtins")
 
 
+def _global_names(code) -> list[str]:
+    """The global names ``code`` (and the code nested in it) reads, not its attribute names
+    (``attnlab.softmax`` reads the global ``attnlab``, not a global ``softmax``)."""
+    import dis
+
+    out: dict[str, None] = {}
+    for c in _codes(code):
+        for ins in dis.get_instructions(c):
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(ins.argval, str):
+                out[ins.argval] = None
+    return list(out)
+
+
 def copied_code(obj, name: str, targets) -> str | None:
     """Why ``obj`` runs a copy of an equivalent's code (bytecode and names equal, whatever it is
     called), or None."""
     library = resolve(targets)
-    if not library:
-        return None
-    known = _library_codes(library)
+    known = _library_codes(library) if library else {}
     originals = {id(o) for _, o, _, _ in library}
+    # issue 40: every code object of the course library the exercise does not allow, by content
+    # (a copy through marshal, or through its source, a global renamed) or by identity (the
+    # library's own function, bound to the exercise or handed to it), whatever it is called
+    try:
+        whole, table = surface(), library_copies(name)
+    except Exception:  # noqa: BLE001 - the name-based comparison still stands
+        whole, table = {}, {}
     seen, todo = set(), [obj]
     while todo and len(seen) < 200:
         x = todo.pop()
@@ -169,6 +187,8 @@ def copied_code(obj, name: str, targets) -> str | None:
         seen.add(id(x))
         if isinstance(x, functools.partial):
             todo.append(x.func)
+            todo.extend(x.args)
+            todo.extend(x.keywords.values())
             continue
         if isinstance(x, (staticmethod, classmethod)):
             todo.append(x.__func__)
@@ -188,10 +208,20 @@ def copied_code(obj, name: str, targets) -> str | None:
         code = getattr(x, "__code__", None) if isinstance(x, types.FunctionType) else None
         if code is None:
             continue
+        entry = whole.get(id(code))
+        if entry is not None:
+            _, dotted, place, kind = entry
+            if kind == "library" and not allows(name, place, dotted):
+                return (f"{name} is the library's `{dotted}`" if x is obj
+                        else f"{name} hands its work to the library's `{dotted}`")
+            continue  # the library's own code that the exercise may use: not the learner's
         for c in _codes(code):
             hit = known.get(_signature(c))
             if hit:
                 return f"{name} runs a copy of the library's `{hit}` (the same bytecode under another name)"
+        hit = copy_of(code, name, table) if table else None
+        if hit:
+            return f"{name} runs a copy of the library's `{hit}` (its code, whatever it is called)"
         for cell in x.__closure__ or ():
             try:
                 todo.append(cell.cell_contents)
@@ -199,10 +229,12 @@ def copied_code(obj, name: str, targets) -> str | None:
                 pass
         todo.extend(x.__defaults__ or ())
         glob = x.__globals__
-        for n in code.co_names:  # the learner's own helpers, defined beside it
+        for n in _global_names(code):  # the learner's own helpers, defined beside it
             v = glob.get(n) if isinstance(glob, dict) else None
-            if isinstance(v, types.FunctionType) and str(getattr(v, "__module__", "")).partition(".")[0] not in _LIBRARY_ROOTS:
-                todo.append(v)
+            if isinstance(v, types.FunctionType) and (
+                    str(getattr(v, "__module__", "")).partition(".")[0] not in _LIBRARY_ROOTS
+                    or (str(v.__module__).startswith("attnlab") and id(v.__code__) not in whole)):
+                todo.append(v)  # the learner's helpers (one that only says it is the course's too)
     return None
 
 
@@ -502,22 +534,621 @@ def difference(a, b) -> float:
 
 
 NOISE = 1e-6   # relative: a rerun of honest float32 code stays far below it; EPS moves answers by ~1e-3
+# Issue 40: an answer that drifts between reruns is not excused by its drift. It was borrowed when
+# the perturbation moved it this many times further than two unperturbed reruns differ (honest
+# noise as large as the move is never accused; a drift kept below the checks' tolerance is judged).
+DRIFT = 20.0
 
 
 def moves_with_library(run, base_value, library) -> str | None:
     """Call ``run()`` (the learner's function on the call's inputs; returns an outcome with
     ``error`` and ``value``) with the equivalents perturbed; the dotted name of what the answer
-    followed, or None. ``base_value``: the answer of the normal call."""
+    followed, or None. ``base_value``: the answer of the normal call (None: the input is new, so
+    the perturbed run is the first the function sees of it, and two unperturbed reruns follow)."""
     if not library:
         return None
     with Perturbed(library) as p:
         outcome = run()
+    return _followed(run, outcome, p, base_value)
+
+
+def probe(run_fresh, run_same, base_value, library) -> str | None:
+    """The value probe (issue 40): first on a fresh input (``run_fresh``: nothing tells it from a
+    hidden case, so a function honest only on inputs it has seen is borrowed there too), and on
+    the visible case itself (``run_same``, ``base_value`` its answer) only where the fresh input
+    is not one the function accepts."""
+    if not library:
+        return None
+    if run_fresh is not None:
+        with Perturbed(library) as p:
+            outcome = run_fresh()
+        if getattr(outcome, "error", None) is None:
+            return _followed(run_fresh, outcome, p, None)
+    return moves_with_library(run_same, base_value, library)
+
+
+def _followed(run, outcome, p, base_value) -> str | None:
     if not p.called or getattr(outcome, "error", None) is not None:
         return None  # nothing of the library ran, or the perturbed run failed: not an answer
-    moved = difference(base_value, outcome.value)
-    if moved <= NOISE:
+    if base_value is not None and difference(base_value, outcome.value) <= NOISE:
         return None
-    control = run()  # the same call unperturbed: a function that is not deterministic moves too
-    if getattr(control, "error", None) is not None or difference(base_value, control.value) > NOISE:
+    control, again = run(), run()  # unperturbed: how far the function drifts by itself
+    if getattr(control, "error", None) is not None or getattr(again, "error", None) is not None:
+        return None
+    moved = difference(control.value, outcome.value)
+    spread = difference(control.value, again.value)
+    if base_value is not None:
+        spread = max(spread, difference(base_value, control.value))
+    if moved <= NOISE or moved <= DRIFT * spread:
         return None
     return ", ".join(f"`{n}`" for n in p.called[:3])
+
+
+FRESH = 1e-3   # how far the value probe's input is moved from the visible case it starts from
+
+
+def fresh_inputs(args, kwargs):
+    """``(args, kwargs)`` like the call's, each floating array (numpy or torch) moved by a fixed
+    relative pattern: an input the learner's function has not seen, which nothing tells from a
+    hidden case. None when nothing in the call is a floating array."""
+    moved = [False]
+
+    def move(v, depth=0):
+        torch = sys.modules.get("torch")
+        if depth > 6:
+            return v
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.size:
+            moved[0] = True
+            k = np.arange(v.size, dtype=np.float64).reshape(v.shape)
+            return (v * (1.0 + FRESH * np.sin(0.73 * k + 0.29))).astype(v.dtype)
+        if torch is not None and isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel():
+            moved[0] = True
+            k = torch.arange(v.numel(), dtype=torch.float64).reshape(v.shape)
+            return (v.detach() * (1.0 + FRESH * torch.sin(0.73 * k + 0.29)).to(v.dtype)).requires_grad_(
+                v.requires_grad)
+        if isinstance(v, tuple) and not hasattr(v, "_fields"):
+            return tuple(move(x, depth + 1) for x in v)
+        if isinstance(v, list):
+            return [move(x, depth + 1) for x in v]
+        return v
+
+    out = (tuple(move(a) for a in args), {k: move(v) for k, v in (kwargs or {}).items()})
+    return out if moved[0] else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 40: what an exercise *allows*, not a list of what it forbids
+#
+# During a graded call of exercise E, a call into the course library counts as borrowing unless
+# E allows it: the library versions of the exercises that come *before* E in the course (later
+# notebooks import earlier building blocks, docs/contract.md), the support code that computes no
+# exercise (data, plots), public helpers of earlier notebooks, what E's prompt hands the learner
+# (``PROMPT_GIVES``) and the objects the grader itself passes in. Everything else of the package,
+# public or private, whatever the name or route that reaches its code, is a tripwire. Outside the
+# course library the same rule reads names, since there is no list to keep: a torch function or
+# op (through ``torch.*``, ``torch.ops.aten``, ``torch._C``, C calling C: a TorchFunctionMode sees
+# them all) or a Python function of another library whose name says it computes an exercise
+# (``*softmax*``, ``*logsumexp*``, ``*attention*``, ...) counts as that exercise's library version.
+
+COURSE = (
+    ("01", ("weighted_average", "softmax", "mix_tokens")),
+    ("02", ("attend", "score_variance", "scaled_dot_product_attention")),
+    ("03", ("self_attention", "append_ones", "absorb_bias", "SelfAttention")),
+    ("04", ("causal_mask", "padding_mask", "masked_softmax", "cross_attention")),
+    ("05", ("split_heads", "merge_heads", "multi_head_attention", "MultiHeadAttention", "merge_value_output")),
+    ("06", ("gaussian_attention_weights", "nadaraya_watson", "fit_bandwidth", "kernel_ridge_fit",
+            "kernel_ridge_predict", "linear_attention", "linear_attention_recurrent")),
+    ("07", ("AdditiveAttention", "MultiplicativeAttention", "AttentionDecoder", "greedy_decode",
+            "alignment_accuracy")),
+    ("08", ("merge_softmax_stats", "online_softmax_update", "tiled_attention", "weights_from_logsumexp",
+            "tiled_attention_backward")),
+    ("09", ("sinusoidal_positional_encoding", "TransformerEncoderLayer", "TransformerDecoderLayer",
+            "decode_with_cache")),
+    ("10", ("image_to_tokens", "tokens_to_image", "positional_encoding_2d", "spatial_self_attention",
+            "ChannelAttention", "patchify")),
+    ("11", ("rope", "repeat_kv", "grouped_query_attention", "sliding_window_mask", "kv_cache_bytes")),
+    ("12", ("icl_prompt", "linear_self_attention", "gd_step_prediction", "previous_token_score",
+            "prefix_matching_score", "soft_align")),
+    ("13", ("attention_with_mods", "alibi_slopes", "alibi_score_mod", "softcap_score_mod", "document_mask_mod",
+            "prefix_lm_mask_mod", "sink_window_keys", "mla_attention", "topk_attention")),
+)
+_RANK = {name: int(nb) * 100 + i for nb, names in COURSE for i, name in enumerate(names)}
+
+# What an exercise's prompt hands the learner from a later notebook (library versions by name).
+PROMPT_GIVES = {"SelfAttention": ("masked_softmax",)}   # notebook 03: "you may use at.masked_softmax"
+# Library versions handed out before their own exercise: usable from this place in the course on
+# (at.masked_softmax, in notebook 03's prompt, computes nothing beyond the softmax of notebook 01).
+GIVEN_FROM = {"masked_softmax": 299}
+
+# Course modules that compute no exercise (data, plots, records of claims): always allowed.
+SUPPORT_MODULES = ("attnlab.toylang", "attnlab.plots", "attnlab.claims", "attnlab.shapes", "attnlab.checkpoints")
+# The grader's own code: never the learner's to call (checks, cards), or the harness (course).
+GRADER_MODULES = ("attnlab.checks", "attnlab.cards", "attnlab.course")
+# Notebooks of course modules that define no exercise, for their public helpers.
+_MODULE_NOTEBOOK = {"attnlab.scores": 2, "attnlab.torch.seq2seq": 7, "attnlab.torch.translation": 7,
+                    "attnlab.torch.rnn_attention": 7, "attnlab.translation_metrics": 7}
+_NEVER = 10 ** 9
+
+
+def rank(exercise: str) -> int | None:
+    """The exercise's place in the course (notebook * 100 + position), None if unknown."""
+    if exercise in _RANK:
+        return _RANK[exercise]
+    try:
+        from attnlab.cards import card
+
+        c = card(exercise)
+    except Exception:  # noqa: BLE001
+        c = None
+    if c is not None and str(c.notebook)[:2].isdigit():
+        return int(str(c.notebook)[:2]) * 100 + 50
+    return None
+
+
+def _in(name: str, prefixes) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _owned_codes(obj, depth: int = 0):
+    """The code objects ``obj`` (a function, class, method, property) runs, nested ones included."""
+    if depth > 4:
+        return
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if isinstance(obj, property):
+        for f in (obj.fget, obj.fset, obj.fdel):
+            if f is not None:
+                yield from _owned_codes(f, depth + 1)
+        return
+    if isinstance(obj, type):
+        for v in list(vars(obj).values()):
+            if isinstance(v, type) and v.__module__ != obj.__module__:
+                continue
+            yield from _owned_codes(v, depth + 1)
+        return
+    code = getattr(obj, "__code__", None) if isinstance(obj, types.FunctionType) else None
+    if isinstance(code, types.CodeType):
+        yield from _codes(code)
+    inner = getattr(obj, "__wrapped__", None) if isinstance(obj, types.FunctionType) else None
+    if inner is not None:
+        yield from _owned_codes(inner, depth + 1)
+
+
+def _course_modules():
+    for name, mod in list(sys.modules.items()):
+        if (name == "attnlab" or name.startswith("attnlab.")) and getattr(mod, "__dict__", None) is not None:
+            yield name, mod
+
+
+def _module_notebook(name: str, mod) -> int | None:
+    if name in _MODULE_NOTEBOOK:
+        return _MODULE_NOTEBOOK[name]
+    found = [_RANK[k] // 100 for k, v in vars(mod).items()
+             if k in _RANK and getattr(v, "__module__", None) == name]
+    return max(found) if found else None
+
+
+_SURFACE: dict = {"key": None, "codes": {}}
+
+
+def surface() -> dict[int, tuple]:
+    """Every code object of the course library, loaded from its own files: ``id(code) -> (code,
+    dotted name of what owns it, rank, kind)``; kind is "library", "support" or "grader", rank the
+    place in the course from which it is allowed (``_NEVER``: private, never allowed by itself)."""
+    modules = sorted(name for name, _ in _course_modules())
+    key = tuple(modules)
+    if _SURFACE["key"] == key:
+        return _SURFACE["codes"]
+    # kept from every earlier reading (the sandbox reads it before the first cell): a function a
+    # cell later removes from its module stays the library's
+    out: dict[int, tuple] = dict(_SURFACE["codes"])
+    for name, mod in _course_modules():
+        path = getattr(mod, "__file__", None)
+        kind = "grader" if _in(name, GRADER_MODULES) else "support" if _in(name, SUPPORT_MODULES) else "library"
+        notebook = _module_notebook(name, mod)
+        for attr, obj in list(vars(mod).items()):
+            if getattr(obj, "__module__", None) != name or attr.startswith("__"):
+                continue
+            if attr in _RANK and not attr.startswith("_"):
+                place = min(_RANK[attr], GIVEN_FROM.get(attr, _NEVER))
+            elif kind != "library":
+                place = -1
+            elif attr.startswith("_") or notebook is None:
+                place = _NEVER
+            else:
+                place = notebook * 100 + 99
+            for code in _owned_codes(obj):
+                if path is None or code.co_filename != path:
+                    continue  # a function planted in the module by other code: not the library's
+                out.setdefault(id(code), (code, f"{name}.{attr}", place, kind))
+    _SURFACE.update(key=key, codes=out)
+    return out
+
+
+def allows(exercise: str, place: int, dotted: str) -> bool:
+    """Whether ``exercise`` may call the course library's ``dotted`` (at ``place`` in the course)."""
+    here = rank(exercise)
+    if here is None:
+        return True
+    if place < here:
+        return True
+    return dotted.rpartition(".")[2] in PROMPT_GIVES.get(exercise, ())
+
+
+# What the name of a function of another library says it computes (issue 40: the rule, not a list).
+_NAMED = (("masked_softmax", "masked_softmax"), ("softmax", "softmax"), ("softmin", "softmax"),
+          ("logsumexp", "softmax"), ("cross_entropy", "softmax"), ("multi_head_attention", "multi_head_attention"),
+          ("multiheadattention", "multi_head_attention"), ("transformer_encoder", "TransformerEncoderLayer"),
+          ("transformer_decoder", "TransformerDecoderLayer"), ("transformerencoder", "TransformerEncoderLayer"),
+          ("transformerdecoder", "TransformerDecoderLayer"), ("attention", "scaled_dot_product_attention"),
+          ("_sdp", "scaled_dot_product_attention"), ("attn", "scaled_dot_product_attention"),
+          ("kernelridge", "kernel_ridge_predict"))
+
+
+def named_exercise(name: str) -> str | None:
+    """The exercise a library function computes, read from its (qualified) name."""
+    low = name.lower()
+    for part, exercise in _NAMED:
+        if part in low:
+            return exercise
+    return None
+
+
+def forbids_named(exercise: str, computed: str | None) -> bool:
+    """Whether a library function computing ``computed`` is off limits in ``exercise``: the same
+    exercise or a later one (an earlier exercise is a building block the course allows)."""
+    if computed is None:
+        return False
+    here, there = rank(exercise), _RANK.get(computed)
+    if here is None or there is None:
+        return False
+    there = min(there, GIVEN_FROM.get(computed, _NEVER))
+    return there >= here and computed not in PROMPT_GIVES.get(exercise, ())
+
+
+def _third_party_roots() -> tuple[str, ...]:
+    import sysconfig
+
+    roots = {p for k, p in sysconfig.get_paths().items() if k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots |= {getattr(sys, "base_prefix", ""), getattr(sys, "prefix", "")}
+    return tuple(sorted(r.rstrip("/") + "/" for r in roots if r))
+
+
+THIRD_PARTY = _third_party_roots()
+COURSE_DIR = __file__.rsplit("/course/", 1)[0] + "/"   # attnlab's own files, wherever it is installed
+
+
+def third_party(filename: str) -> bool:
+    """Code of the interpreter or an installed library (not the learner's, not the course's)."""
+    if filename.startswith(COURSE_DIR):
+        return False
+    return filename.startswith(THIRD_PARTY) or filename.startswith("<frozen")
+
+
+def allowed_objects(args, kwargs) -> set[int]:
+    """Ids of the course-library code objects the grader's own arguments carry (a feature map, a
+    model, a vocabulary): the learner's function may call what it is handed. Read without running
+    any code of the objects (types and instance dictionaries only): it runs inside the watch."""
+    out: set[int] = set()
+    seen: set[int] = set()
+    todo = list(args) + list((kwargs or {}).values())
+    while todo and len(seen) < 2000:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        t = type(x)
+        if t in (tuple, list):
+            todo.extend(x[:256])
+            continue
+        if t is dict:
+            todo.extend(list(dict.values(x))[:256])
+            continue
+        if t is functools.partial:
+            todo.extend([x.func, *x.args, *x.keywords.values()])
+            continue
+        if t is types.MethodType:
+            todo.extend([x.__func__, x.__self__])
+            continue
+        if t is types.FunctionType:
+            if str(x.__module__).startswith("attnlab"):
+                out.update(id(c) for c in _owned_codes(x))
+            continue
+        cls = x if isinstance(x, type) else t
+        ours = [b for b in cls.__mro__ if str(b.__dict__.get("__module__", "")).startswith("attnlab")]
+        for base in ours:
+            out.update(id(c) for c in _owned_codes(base))
+        if ours and not isinstance(x, type):  # an object of the course's: what it holds (sub-modules)
+            try:
+                state = object.__getattribute__(x, "__dict__")
+            except Exception:  # noqa: BLE001
+                continue
+            if type(state) is dict:
+                todo.extend(list(state.values())[:256])
+                modules = state.get("_modules")
+                if type(modules) is dict:
+                    todo.extend(list(modules.values())[:256])
+    return out
+
+
+# --- copies of the course library's code, by content ----------------------------------------------
+
+def _fingerprints(code) -> tuple[tuple, tuple | None]:
+    """Two fingerprints of a code object: exact (bytecode and the names it reads) and loose (the
+    bytecode and its constants, names free: a copy with `np` renamed), the loose one only for code
+    with a string of its own (an error message) or of some length, never a two-line textbook body."""
+    exact = (code.co_code, code.co_names, code.co_argcount, code.co_kwonlyargcount)
+    shape = _shape(code)
+    consts = code.co_consts
+    if consts and isinstance(consts[0], str) and code.co_name != "<module>":
+        consts = consts[1:]  # the docstring: a copy may drop or reword it
+    strings = [c for c in consts if isinstance(c, str) and len(c) >= 12]
+    plain = tuple(c for c in consts if isinstance(c, (str, int, float, bool, type(None))))
+    loose = (shape, plain, code.co_argcount) if (strings or len(shape) >= 60) else None
+    return exact, loose
+
+
+_NAME_OPS = {"LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR", "STORE_GLOBAL",
+             "IMPORT_NAME", "IMPORT_FROM", "DELETE_ATTR", "DELETE_GLOBAL"}
+_SKIP_OPS = {"CACHE", "PUSH_NULL", "EXTENDED_ARG", "NOP", "RESUME", "PRECALL", "KW_NAMES", "COPY_FREE_VARS",
+             "MAKE_CELL"}
+
+
+def _shape(code) -> tuple:
+    """The instructions of ``code`` with the names it reads left out (`np` or `numpy`, a method
+    call or an attribute then a call: the same computation)."""
+    import dis
+
+    out = []
+    for ins in dis.get_instructions(code):
+        op = ins.opname
+        if op in _SKIP_OPS:
+            continue
+        if op == "LOAD_METHOD":
+            op = "LOAD_ATTR"
+        if op in _NAME_OPS:
+            out.append(op)
+        elif op.startswith(("JUMP", "POP_JUMP", "FOR_ITER", "SEND")) or ins.arg is None:
+            out.append(op)
+        else:
+            out.append((op, ins.arg))
+    return tuple(out)
+
+
+_FP: dict[int, tuple] = {}       # id(code) -> (code, fingerprints): the library's, read once
+_COPIES: dict[tuple, dict] = {}  # (exercise, the surface's modules) -> its table
+
+
+def library_copies(exercise: str) -> dict[tuple, str]:
+    """Fingerprints of every course-library code object ``exercise`` may not call -> its name."""
+    whole = surface()
+    key = (exercise, _SURFACE["key"])
+    if key in _COPIES:
+        return _COPIES[key]
+    out: dict[tuple, str] = {}
+    for code, dotted, place, kind in whole.values():
+        if kind != "library" or allows(exercise, place, dotted) or len(code.co_code) < 24:
+            continue
+        if id(code) not in _FP:
+            _FP[id(code)] = (code, _fingerprints(code))
+        exact, loose = _FP[id(code)][1]
+        out.setdefault(exact, dotted)
+        if loose is not None:
+            out.setdefault(loose, dotted)
+    _COPIES[key] = out
+    return out
+
+
+def copy_of(code, exercise: str, table: dict | None = None) -> str | None:
+    """The course-library function ``code`` copies (by content), or None."""
+    table = library_copies(exercise) if table is None else table
+    for c in _codes(code):
+        if id(c) in surface():
+            continue  # the library's own code object: the tripwires' business, not a copy
+        for fp in _fingerprints(c):
+            if fp is not None and fp in table:
+                return table[fp]
+    return None
+
+
+# --- torch, whatever the route ------------------------------------------------------------------
+
+def torch_named(func, kwargs) -> str | None:
+    """The exercise a torch function or op computes, from its name (and ``enable_gqa``)."""
+    name = getattr(func, "__name__", None) or str(func)
+    computed = named_exercise(str(name).partition(".")[0] if "::" not in str(name) else str(name))
+    if computed == "scaled_dot_product_attention" and kwargs and kwargs.get("enable_gqa"):
+        return "grouped_query_attention"
+    return computed
+
+
+def torch_function_mode(on_call):
+    """A TorchFunctionMode that reports every torch function or op it sees (all routes into
+    torch's C++ argument parser, ``torch.ops`` included, C calling C too) to ``on_call(func,
+    kwargs)`` and then runs it; None without torch."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    from torch.overrides import TorchFunctionMode
+
+    class Watch(TorchFunctionMode):
+        def __torch_function__(self, func, types_, args=(), kwargs=None):
+            on_call(func, kwargs)
+            return func(*args, **(kwargs or {}))
+
+    return Watch()
+
+
+# --- the watch of one graded call (used by sandbox._Tripwires.watching) -----------------------------
+
+def _dotted_of_file(code) -> str:
+    fn = code.co_filename
+    for root in THIRD_PARTY:
+        if fn.startswith(root):
+            fn = fn[len(root):]
+            break
+    fn = fn.rsplit("site-packages/", 1)[-1]
+    mod = fn[:-3] if fn.endswith(".py") else fn
+    mod = mod.replace("/", ".").removesuffix(".__init__")
+    return f"{mod}.{getattr(code, 'co_qualname', code.co_name)}"
+
+
+_WATCH_SWITCHES = {"_pop_torch_function_stack", "_set_torch_function_mode", "_pop_mode",
+                   "_unset_dispatch_mode", "_pop_torch_dispatch_stack"}
+
+
+class Watch:
+    """What one graded call of ``exercise`` may call, judged where the call happens.
+
+    ``on_call(frame)`` for every Python function that starts (the profile's "call" event),
+    ``on_c_call(frame, func)`` for every C function Python code calls, and ``mode`` (a
+    TorchFunctionMode, entered for the call) for every torch function or op whatever called it.
+    ``note(verdict)`` gets a dotted name (the library function called) or ``"=sentence"``.
+    ``library_frame(frame)``: whether a frame runs the course library's own code (so that the
+    library calling itself, a reference using a private helper, is not the learner's doing);
+    ``own``: ids of the grader's wrapper code, looked past."""
+
+    def __init__(self, exercise: str, note, library_frame, own: set[int], allowed_ids: set[int]) -> None:
+        self.exercise, self.note, self.library_frame, self.own = exercise, note, library_frame, own
+        self.allowed_ids = set(allowed_ids)
+        self.active = rank(exercise) is not None
+        self.surface = surface() if self.active else {}
+        self.judged: dict[int, tuple] = {}
+        self.c_judged: dict[str, bool] = {}
+        self.t_judged: dict = {}
+        self._copies: dict | None = None
+        self.mode = torch_function_mode(self.on_torch) if self.active else None
+
+    # -- verdicts on code ------------------------------------------------------------------
+    def _judge(self, code) -> tuple | None:
+        entry = self.surface.get(id(code))
+        if entry is not None:
+            _, dotted, place, kind = entry
+            if (code.co_name == "<module>" or kind == "support" or dotted.startswith("attnlab.course")
+                    or id(code) in self.allowed_ids):
+                return None
+            if kind == "grader":  # the checks' public functions (a check, a feature map it hands out)
+                private = any(part.startswith("_") for part in dotted.split("."))
+                return ("grader", dotted) if private else None
+            if allows(self.exercise, place, dotted):
+                return None
+            return ("library", dotted)
+        filename = code.co_filename
+        if third_party(filename):
+            computed = named_exercise(getattr(code, "co_qualname", code.co_name))
+            return ("library", _dotted_of_file(code)) if forbids_named(self.exercise, computed) else None
+        if filename.startswith(COURSE_DIR):  # the course's files, code the map does not hold
+            rel = filename[len(COURSE_DIR):]
+            if code.co_name == "<module>" or rel.startswith(("course/", "checks/", "cards/")):
+                return None
+            return ("library", "attnlab." + rel.removesuffix(".py").replace("/", ".") + "."
+                    + getattr(code, "co_qualname", code.co_name))
+        if filename.startswith("<attnlab"):
+            return None  # the grader's generated code (the value probe's trampolines)
+        if self._copies is None:
+            self._copies = library_copies(self.exercise)
+        hit = copy_of(code, self.exercise, self._copies)
+        return ("copy", hit) if hit else None
+
+    def _hand(self, frame) -> None:
+        code = frame.f_code
+        n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
+        try:
+            handed = [frame.f_locals.get(v) for v in code.co_varnames[:n]]
+            new = allowed_objects(handed, {}) - self.allowed_ids
+        except Exception:  # noqa: BLE001 - nothing handed that can be read
+            return
+        if new:
+            self.allowed_ids |= new
+            self.judged.clear()  # verdicts on the library's code may change
+
+    def _caller(self, frame, skip_third_party: bool):
+        while frame is not None and (id(frame.f_code) in self.own
+                                     or (skip_third_party and third_party(frame.f_code.co_filename))):
+            frame = frame.f_back
+        return frame
+
+    def on_call(self, frame) -> None:
+        code = frame.f_code
+        seen = self.judged.get(id(code))
+        if seen is None:
+            seen = (code, self._judge(code), id(code) not in self.surface and not third_party(code.co_filename))
+            self.judged[id(code)] = seen
+        verdict = seen[1]
+        if seen[2]:  # the learner's code: what the grader hands it (a model its invoke built) is its to call
+            caller = frame.f_back
+            entry = self.surface.get(id(caller.f_code)) if caller is not None else None
+            if entry is not None and entry[3] == "grader":
+                self._hand(frame)
+        if verdict is None:
+            return
+        kind, dotted = verdict
+        if kind == "copy":
+            self.note(f"={self.exercise} runs a copy of the library's `{dotted}` (its code under another name)")
+        elif kind == "grader":  # the checks' code, called by the learner's own (not a hook torch runs)
+            caller = self._caller(frame.f_back, False)
+            if caller is not None and not third_party(caller.f_code.co_filename) and not self.library_frame(caller):
+                self.note(dotted)
+        else:
+            caller = self._caller(frame.f_back, True)
+            if caller is not None and not self.library_frame(caller):
+                self.note(dotted)
+
+    def on_c_call(self, frame, func) -> None:
+        name = getattr(func, "__name__", None)
+        if not isinstance(name, str):
+            return
+        if (name in _WATCH_SWITCHES and self.mode is not None and not third_party(frame.f_code.co_filename)
+                and not self.library_frame(frame)):  # torch's own Python pops a mode while it runs it
+            self.note(f"={self.exercise} switches off the grader's watch of what it calls (torch's `{name}`)")
+            return
+        forbidden = self.c_judged.get(name)
+        if forbidden is None:
+            forbidden = forbids_named(self.exercise, named_exercise(name))
+            self.c_judged[name] = forbidden
+        if forbidden:
+            caller = self._caller(frame, True)
+            if caller is not None and not self.library_frame(caller):
+                owner = getattr(func, "__module__", None) or type(getattr(func, "__self__", None)).__name__
+                self.note(f"{owner}.{name}")
+
+    def on_torch(self, func, kwargs) -> None:
+        try:
+            verdict = self.t_judged.get(func) if not kwargs else None
+        except TypeError:
+            verdict = None
+        if verdict is None:
+            computed = torch_named(func, kwargs)
+            verdict = (forbids_named(self.exercise, computed),)
+            if not kwargs:
+                try:
+                    self.t_judged[func] = verdict
+                except TypeError:
+                    pass
+        if not verdict[0]:
+            return
+        caller = self._caller(sys._getframe(2), True)  # past this and the mode's handler; torch's Python too
+        if caller is not None and not self.library_frame(caller):
+            self.note("torch." + str(getattr(func, "__name__", func)))
+
+    # -- the torch mode ----------------------------------------------------------------------
+    def enter(self) -> None:
+        if self.mode is not None:
+            self.mode.__enter__()
+
+    def exit(self) -> bool:
+        """Leave the torch mode; False if the learner's code took it off the stack meanwhile."""
+        if self.mode is None:
+            return True
+        try:
+            from torch.overrides import _get_current_function_mode_stack
+
+            present = any(m is self.mode for m in _get_current_function_mode_stack())
+        except Exception:  # noqa: BLE001
+            present = True
+        if present:
+            try:
+                self.mode.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001
+                return False
+        return present

@@ -18,7 +18,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import boundary, preflight, records, secret, warm
+from . import boundary, escape, preflight, records, secret, warm
 from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
                       font_list_folder, read_timestamp, start_font_list)
 from .stages.collect import refused_link
@@ -268,10 +268,11 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     stopped = next((r for r in results if r.fault), None)
     if stopped is not None:
         records.store(root, results)
-        raise SystemExit(f"error: the grader could not run {stopped.student!r}/{stopped.assignment}: {stopped.fault} "
-                         f"(in a warm worker and in a fresh sandbox). This is the grader's fault, not the learner's; "
-                         f"the sandbox's own error is in autograde/grading.log. The batch stopped after "
-                         f"{len(results)} of {len(subs)} submission(s); grades.csv was not written.")
+        raise SystemExit(_printable(
+            f"error: the grader could not run {stopped.student!r}/{stopped.assignment}: {stopped.fault} "
+            f"(in a warm worker and in a fresh sandbox). This is the grader's fault, not the learner's; "
+            f"the sandbox's own error is in autograde/grading.log. The batch stopped after "
+            f"{len(results)} of {len(subs)} submission(s); grades.csv was not written."))
     unrendered = write_feedback(root, results, by_key, todo, jobs=jobs) if feedback else []
     records.store(root, results)
     out = (root / csv).resolve()
@@ -293,10 +294,9 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
 
 
 def _printable(text: str) -> str:
-    """``text`` with control characters (bar newline and tab) escaped: nothing in it moves the
-    cursor, colours a terminal or forges a line of the log."""
-    return "".join(c if c in "\n\t" or (c.isprintable() and c not in "\x7f") else f"\\x{ord(c):02x}"
-                   if ord(c) < 256 else f"\\u{ord(c):04x}" for c in text)
+    """``text`` as one line of plain text (:func:`attnlab.course.escape.shown`): nothing in it
+    ends the line, moves the cursor, colours a terminal or forges a line of the log."""
+    return escape.shown(text)
 
 
 def log_faults(log: Path | None, result: Result) -> None:
@@ -307,8 +307,8 @@ def log_faults(log: Path | None, result: Result) -> None:
     try:
         with open(log, "a", encoding="utf-8", errors="backslashreplace") as fh:
             for fault in result.faults:
-                fh.write(_printable(f"   grader fault on {result.student!r}/{result.assignment}: {fault}")
-                         .replace("\n", "\n   | ") + "\n")
+                fh.write(escape.shown_lines(f"   grader fault on {escape.shown(result.student)!r}/"
+                                            f"{escape.shown(result.assignment)}: {fault}") + "\n")
     except OSError:
         pass
 
@@ -327,7 +327,7 @@ def rows_missing(csv_path: Path, keys) -> list[tuple[str, str]]:
     with open(csv_path, newline="", encoding="utf-8") as fh:
         rows = {(r["student_id"], r["assignment"]) for r in csv_module.DictReader(fh)}
     rows |= {(s[1:], a) for s, a in rows if s.startswith("'")}  # (records.csv_cell's quote)
-    return sorted(set(keys) - rows)
+    return sorted(k for k in set(keys) if k not in rows and (escape.shown(k[0]), escape.shown(k[1])) not in rows)
 
 
 def check_batch(results: list[Result], subs: list[Submission], csv_path: Path | None = None) -> None:

@@ -49,7 +49,8 @@ VENV="$ROOT/{venv}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
 # python3-venv: the virtualenv; bubblewrap: the learner's code runs in its own namespaces where the
-# container allows them (otherwise the course's guard is the only wall, and results say "not isolated")
+# container allows them (otherwise, results say "not isolated", it runs as a user of its own that
+# cannot read the course nor write the results: attnlab.course.hosted)
 apt-get install -y --no-install-recommends python3 python3-venv python3-pip bubblewrap ca-certificates
 python3 -m venv "$VENV"
 "$VENV/bin/python" "$SOURCE/{package}/tools/install.py" "$VENV/bin/python"
@@ -111,19 +112,21 @@ def export(root: Path, assignment: str, output: Path, hidden_visibility: str = "
 def results_json(outcome: hosted.Outcome, hidden_visibility: str = "after_published") -> dict:
     """Gradescope's results.json for one graded submission."""
     when = WHEN.get(hidden_visibility, "later")
+    line, block = hosted.shown_line, hosted.shown_block  # every shown text: no control character acts
     tests = []
     for i, cell in enumerate(outcome.cells, start=1):
         tests.append({
-            "name": cell.label,
+            "name": line(cell.label),
             "number": str(i),
             "score": cell.score,
             "max_score": cell.max_score,
             "status": "passed" if cell.passed else "failed",
-            "output": "\n".join(cell.lines),
+            "output": block("\n".join(cell.lines), limit=None),  # (each line capped by grade_one)
             "visibility": hidden_visibility if cell.hidden else "visible",
-            "extra_data": {"grade_id": cell.grade_id, "hidden_tests": cell.hidden},
+            "extra_data": {"grade_id": line(cell.grade_id), "hidden_tests": cell.hidden},
         })
-    status_lines = [f"status: {outcome.status}"] + [f"- {d}" for d in outcome.details]
+    details, notes = [line(d) for d in outcome.details], [line(n) for n in outcome.notes]
+    status_lines = [f"status: {line(outcome.status)}"] + [f"- {d}" for d in details]
     tests.append({
         "name": "Grading status", "score": 0.0, "max_score": 0.0,
         "status": "passed" if outcome.status == "graded" else "failed",
@@ -131,10 +134,10 @@ def results_json(outcome: hosted.Outcome, hidden_visibility: str = "after_publis
         "visibility": hidden_visibility,
     })
     if outcome.status in hosted.NOT_RUN:  # decided before any check ran: the learner sees it at once
-        summary = [f"{outcome.notebook}: {outcome.status}: score 0."] + outcome.details + outcome.notes
+        summary = [f"{line(outcome.notebook)}: {line(outcome.status)}: score 0."] + details + notes
     else:
-        summary = outcome.notes + [
-            f"{outcome.notebook} was graded: {len(outcome.cells)} check cells, {outcome.max_score:g} points.",
+        summary = notes + [
+            f"{line(outcome.notebook)} was graded: {len(outcome.cells)} check cells, {outcome.max_score:g} points.",
             f"Every check's verdict and your score appear here {when}: the check cells also run hidden "
             "tests, on inputs you never see. The visible checks are the check cells of your notebook: "
             "run them there."]
@@ -155,7 +158,7 @@ def error_json(why: str) -> dict:
                   "can tell); your instructor sees why and can run it again.",
         "stdout_visibility": "hidden",
         "tests": [{"name": "Autograder error", "score": 0.0, "max_score": 0.0, "status": "failed",
-                   "output": why[: hosted.OUTPUT_CHARS], "visibility": "hidden"}],
+                   "output": hosted.shown_block(why), "visibility": "hidden"}],
     }
 
 
@@ -163,6 +166,11 @@ def run(root: Path) -> dict:
     """Grade ``ROOT/submission`` with ``ROOT/source/course``; write ``ROOT/results/results.json``."""
     hosted.prepare_process()
     results = root / "results" / "results.json"
+    # before any learner code runs: the course, the scripts, the upload and the results are root's
+    closed = hosted.close_off([root / "source" / hosted.COURSE, root / "source" / "setup.sh",
+                               root / "source" / "run_autograder", root / "run_autograder",
+                               root / "submission", root / "submission_metadata.json", root / "results"],
+                              passable=[root / "source"])
     try:
         course = hosted.writable_course(root / "source" / hosted.COURSE)
         settings = hosted.read_settings(course)
@@ -170,10 +178,11 @@ def run(root: Path) -> dict:
         outcome = hosted.grade_one(course, notebook, notes)
         data = error_json(outcome.error) if outcome.error else results_json(
             outcome, settings.get("hidden_visibility", "after_published"))
-        print(f"{outcome.assignment}: {outcome.status} {outcome.score:g}/{outcome.max_score:g} "
-              f"({outcome.seconds:.1f} s)" + (f"; error: {outcome.error}" if outcome.error else ""))
+        print(f"{outcome.assignment}: {hosted.shown_line(outcome.status)} {outcome.score:g}/{outcome.max_score:g} "
+              f"({outcome.seconds:.1f} s)" + (f"; error: {hosted.shown_block(outcome.error)}" if outcome.error else ""))
+        print(f"fence: {outcome.fence}" + (f"; not closed: {'; '.join(closed)}" if closed else ""))
         for line in outcome.details:
-            print(f"  {line}")
+            print(f"  {hosted.shown_line(line)}")
     except BaseException as exc:  # noqa: BLE001 - Gradescope needs a results file whatever happened
         if isinstance(exc, KeyboardInterrupt):
             raise

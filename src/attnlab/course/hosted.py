@@ -12,6 +12,20 @@ engine's own results file. Nothing here judges an answer.
 The course folder is graded in place: it is the course root the sandbox is kept away from (and,
 where bubblewrap cannot run, the one the guard refuses), so the solutions and the secret next to
 the grader stay out of the learner's reach as they do in ``make grade``.
+
+Where bubblewrap cannot run (no user namespaces: the rule on both services) the guard alone would
+stand between the learner's code and the container's files, and Python code gets around it. So
+the harness, which runs as root, first makes the service's private files root's alone
+(:func:`close_off`: the course with its solutions, hidden tests and secret, the scripts, the
+upload and the results folder, mode 0700; the folder that holds them passable but not listable)
+and the sandbox starts as a user of its own (:mod:`attnlab.course.unprivileged`, switched on here
+through ``ATTNLAB_SANDBOX_UID``): the kernel refuses it those files whatever it does to the guard,
+and only the harness writes the results file. What the sandbox must read (the virtualenv, the
+attnlab package the notebook imports, public as the course is) stays readable.
+
+Every text a results file shows goes through :func:`shown_line` or :func:`shown_block`
+(:func:`attnlab.course.escape.shown`): a file name, an id, a learner's exception text cannot
+forge a line, colour or retitle the page, whatever reaches the verdicts.
 """
 from __future__ import annotations
 
@@ -26,6 +40,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .escape import shown
 
 COURSE = "course"          # the one-assignment course inside an export
 PACKAGE = "package"        # the attnlab package and its pinned requirements, to install
@@ -102,6 +118,19 @@ def _release_into(course: Path, assignment: str) -> None:
             shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
 
 
+def shown_line(text) -> str:
+    """``text`` as one line of a results file (a file name, an id, a detail): every control
+    character, the line breaks too, written as a visible escape (:func:`escape.shown`)."""
+    return shown(text)
+
+
+def shown_block(text, limit: int | None = OUTPUT_CHARS) -> str:
+    """A block of the grader's own lines (a check's message, a traceback) for a results file: its
+    line breaks kept, every other control character (ANSI and OSC sequences, carriage returns,
+    bidirectional overrides) a visible escape; at most ``limit`` characters (None: all)."""
+    return "\n".join(shown(line) for line in str(text).split("\n"))[:limit]
+
+
 def read_settings(course: Path) -> dict:
     return json.loads((course / SETTINGS).read_text(encoding="utf-8"))
 
@@ -158,6 +187,7 @@ class Outcome:
     notes: list[str] = field(default_factory=list)     # which file was graded
     error: str = ""     # the grader itself failed: for the instructor only
     seconds: float = 0.0
+    fence: str = ""     # what stood between the learner's code and the grader (for the instructor)
 
     @property
     def gradable(self) -> bool:
@@ -188,6 +218,7 @@ def _place(path: Path, dest: Path) -> None:
 def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = None) -> Outcome:
     """Grade ``notebook`` (None: nothing was submitted) in the one-assignment course ``course``
     with :func:`attnlab.course.grade.grade`, and return every grade cell's verdict."""
+    from . import boundary, unprivileged
     from . import grade as _grade
     from .feedback import cell_labels
     from .grading import Limits
@@ -197,6 +228,8 @@ def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = Non
     start = time.perf_counter()
     course = course.resolve()
     settings = read_settings(course)
+    # without bubblewrap, each sandbox as a user of its own (the harness is root on both services)
+    os.environ.setdefault(unprivileged.ENV, str(unprivileged.DEFAULT_BASE))
     assignment, name = settings["assignment"], settings["notebook"]
     os.environ["ATTNLAB_COURSE_ROOT"] = str(course)  # nbgrader's configuration reads it
     # nbgrader's gradebook runs `alembic` from PATH when it creates a database (as the CLI sets it)
@@ -215,6 +248,8 @@ def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = Non
     plan = plan_assignment(course, assignment)
     labels = cell_labels(plan.source)
     outcome = Outcome(assignment, name, "grader error", 0.0, plan.max_score, notes=list(notes or []))
+    isolation = boundary.probe()
+    outcome.fence = isolation.summary() if isolation.isolated else unprivileged.summary()
     results = []
     try:
         results = _grade.grade(course, [assignment], csv=CSV, jobs=1, limits=Limits(),
@@ -265,12 +300,52 @@ def writable_course(course: Path) -> Path:
 
 
 def write_json(path: Path, data: dict) -> Path:
-    """Write ``data`` aside and rename it into place (a reader never sees half a file)."""
+    """Write ``data`` to a new file of its own beside ``path`` and rename it into place (a reader
+    never sees half a file); whatever stands at ``path`` (a folder, a link) is removed first, and
+    no name another process could have prepared in advance is opened."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # O_EXCL: a fresh file
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)  # the service reads it (as root, or as another user)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        os.replace(tmp, path)  # replaces a file or a link itself, never what a link names
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     return path
+
+
+def close_off(private: list[Path], passable: list[Path] = ()) -> list[str]:
+    """Make the service's private files the harness's alone before any learner code runs: each
+    folder or file of ``private`` loses every permission of group and others (0700, 0600: with
+    its folder closed, nothing under it can be reached); each folder of ``passable`` loses their
+    read and write bits but keeps ``x`` (a user passes through it to what it must read, such as
+    the attnlab package, and cannot list it). Returns what could not be closed (a read-only
+    mount), for the instructor's log."""
+    problems = []
+    for paths, keep in ((private, 0), (passable, 0o011)):
+        for path in paths:
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                problems.append(f"{path}: {exc.strerror}")
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                continue
+            try:
+                os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o077 | (keep if stat.S_ISDIR(st.st_mode) else 0))
+            except OSError as exc:
+                problems.append(f"{path}: {exc.strerror}")
+    return problems
 
 
 def prepare_process() -> None:

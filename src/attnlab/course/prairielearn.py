@@ -4,7 +4,8 @@
 
 * ``info.json``: ``"gradingMethod": "External"`` and ``externalGradingOptions`` (the grader
   image, the entrypoint ``/grade/tests/run_grader``, the timeout);
-* ``question.html``: a ``pl-file-upload`` of ``<assignment>.ipynb`` and the grader's results;
+* ``question.html``: a ``pl-file-upload`` of ``<assignment>.ipynb`` (and, optionally, the modules
+  and data files it reads: ``OPTIONAL_FILES``) and the grader's results;
 * ``tests/``: ``run_grader`` (the entrypoint) and ``course/``, the one-assignment course
   (solutions, hidden tests, the course secret); PrairieLearn copies it to ``/grade/tests`` in the
   grading container and never shows it to students;
@@ -20,7 +21,9 @@ with the course's own grading (:mod:`attnlab.course.hosted`) and writes
 could not be graded at all (missing, malformed) is ``"gradable": false`` with ``format_errors``:
 no attempt is used up. PrairieLearn shows results at once; a grade cell that runs hidden tests
 says so, and its message never shows a hidden test's values. ``ATTNLAB_PRAIRIELEARN_ROOT``
-replaces ``/grade`` (tests).
+replaces ``/grade`` (tests). The grader runs as root; before any learner code runs it makes
+``tests/``, ``student/``, ``data/`` and ``results/`` root's alone, and, where bubblewrap cannot run,
+the learner's code runs as a user of its own (:mod:`attnlab.course.hosted`).
 """
 from __future__ import annotations
 
@@ -38,6 +41,9 @@ DEFAULT_ROOT = "/grade"
 DEFAULT_IMAGE = "attnlab-grader:latest"
 IMAGE_VENV = "/opt/attnlab-venv"
 MAX_TIMEOUT = 600  # PrairieLearn's limit on a grading job
+# What may be uploaded beside the notebook (pl-file-upload's optional-file-patterns): a helper
+# module, a data file; graded with it as `attnlab-course grade` grades a submission's folder.
+OPTIONAL_FILES = "*.py,*.txt,*.csv,*.json,*.npy,*.npz"
 
 RUN_GRADER = """\
 #!/bin/sh
@@ -59,8 +65,9 @@ DOCKERFILE = """\
 # The grader image for the attnlab course's PrairieLearn questions:
 #   docker build -t {image} grader-image/ && docker push {image}
 # Python and bubblewrap (the learner's code runs in its own namespaces where the container allows
-# it; otherwise the course's guard is the only wall and results say "not isolated"), then the
-# course's pinned requirements and attnlab, as `make bootstrap` installs them.
+# it; otherwise results say "not isolated" and it runs as a user of its own, which cannot read the
+# course nor write the results), then the course's pinned requirements and attnlab, as
+# `make bootstrap` installs them.
 FROM python:3.12-slim-bookworm
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \\
     && rm -rf /var/lib/apt/lists/*
@@ -74,9 +81,10 @@ QUESTION_HTML = """\
   <p>
     Upload your completed notebook <code>{notebook}</code> (the attnlab course's
     <em>{assignment}</em>). It is graded by the course's own checks: each check cell of your
-    notebook, plus hidden tests on inputs you never see.
+    notebook, plus hidden tests on inputs you never see. A module or a data file your notebook
+    reads may be uploaded with it: it is graded with the notebook, as in the course's own grading.
   </p>
-  <pl-file-upload file-names="{notebook}"></pl-file-upload>
+  <pl-file-upload file-names="{notebook}" optional-file-patterns="{optional}"></pl-file-upload>
 </pl-question-panel>
 
 <pl-submission-panel>
@@ -130,7 +138,8 @@ def export(root: Path, assignment: str, output: Path, image: str = DEFAULT_IMAGE
     }
     (output / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     (output / "question.html").write_text(QUESTION_HTML.format(notebook=html.escape(notebook),
-                                                                            assignment=html.escape(assignment)),
+                                                                            assignment=html.escape(assignment),
+                                                                            optional=html.escape(OPTIONAL_FILES)),
                                           encoding="utf-8")
     (output / "README.md").write_text(README.format(assignment=assignment, image=image), encoding="utf-8")
     return output
@@ -141,8 +150,10 @@ def export(root: Path, assignment: str, output: Path, image: str = DEFAULT_IMAGE
 
 def results_json(outcome: hosted.Outcome) -> dict:
     """PrairieLearn's results.json for one submission."""
+    line, block = hosted.shown_line, hosted.shown_block  # every shown text: no control character acts
+    details, notes = [line(d) for d in outcome.details], [line(n) for n in outcome.notes]
     if not outcome.gradable:
-        errors = [f"{outcome.notebook}: {outcome.status}"] + outcome.details + outcome.notes
+        errors = [f"{line(outcome.notebook)}: {line(outcome.status)}"] + details + notes
         if outcome.error or outcome.status == "grader error":
             errors = ["The grader failed on this submission (not because of your code, as far as it can "
                       "tell); no attempt was used. Your instructor can see why in the job log."]
@@ -150,23 +161,23 @@ def results_json(outcome: hosted.Outcome) -> dict:
                 "message": errors[0]}
     tests = []
     for cell in outcome.cells:
-        what = f"grade cell {cell.grade_id}"
+        what = f"grade cell {line(cell.grade_id)}"
         if cell.hidden:
             what += "; includes hidden tests (their inputs are not shown)"
         tests.append({
-            "name": cell.label,
+            "name": line(cell.label),
             "description": what,
             "points": cell.score,
             "max_points": cell.max_score,
-            "message": "" if cell.passed else (cell.lines[0] if cell.lines else "failed"),
-            "output": "\n".join(cell.lines),
+            "message": "" if cell.passed else (block(cell.lines[0], limit=None) if cell.lines else "failed"),
+            "output": block("\n".join(cell.lines), limit=None),  # (each line capped by grade_one)
         })
     fraction = outcome.score / outcome.max_score if outcome.max_score > 0 else 0.0
     return {
         "gradable": True,
         "score": min(1.0, max(0.0, fraction)),
-        "message": f"{outcome.status}: {outcome.score:g} of {outcome.max_score:g} points",
-        "output": "\n".join(outcome.notes + outcome.details)[: hosted.OUTPUT_CHARS],
+        "message": f"{line(outcome.status)}: {outcome.score:g} of {outcome.max_score:g} points",
+        "output": "\n".join(notes + details)[: hosted.OUTPUT_CHARS],
         "tests": tests,
     }
 
@@ -175,15 +186,18 @@ def run(root: Path) -> dict:
     """Grade ``ROOT/student`` with ``ROOT/tests/course``; write ``ROOT/results/results.json``."""
     hosted.prepare_process()
     results = root / "results" / "results.json"
+    # before any learner code runs: the course and its grader, the upload and the results are root's
+    closed = hosted.close_off([root / "tests", root / "student", root / "data", root / "results"])
     try:
         course = hosted.writable_course(root / "tests" / hosted.COURSE)
         settings = hosted.read_settings(course)
         notebook, notes = hosted.find_notebook(root / "student", settings["notebook"])
         outcome = hosted.grade_one(course, notebook, notes)
         if outcome.error:
-            print(f"grader error: {outcome.error}", file=sys.stderr)
-        print(f"{outcome.assignment}: {outcome.status} {outcome.score:g}/{outcome.max_score:g} "
+            print(f"grader error: {hosted.shown_block(outcome.error)}", file=sys.stderr)
+        print(f"{outcome.assignment}: {hosted.shown_line(outcome.status)} {outcome.score:g}/{outcome.max_score:g} "
               f"({outcome.seconds:.1f} s)")
+        print(f"fence: {outcome.fence}" + (f"; not closed: {'; '.join(closed)}" if closed else ""))
         data = results_json(outcome)
     except BaseException as exc:  # noqa: BLE001 - PrairieLearn needs a results file whatever happened
         if isinstance(exc, KeyboardInterrupt):

@@ -334,7 +334,7 @@ def gradebook_rows(gb, root: Path | None, students: list[str] | None = None,
                         manual.append(f"{g.name} graded by hand: {_num(g.manual_score)}/{_num(g.max_score)}"
                                       f" (automatic {_num(g.auto_score) or 'none'})")
                     elif g.score is not None and g.max_score and g.score < g.max_score:
-                        why = messages.get(g.name, "")
+                        why = " ".join(str(messages.get(g.name, "")).split("\n"))  # a message's lines, one line
                         lost.append(f"{g.name} {_num(g.score)}/{_num(g.max_score)}" + (f": {why}" if why else ""))
                 if status in ("graded", "late") and lost:
                     details.append("lost points: " + " | ".join(lost))
@@ -377,10 +377,14 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
 
 def csv_cell(value) -> str:
-    """``value`` as a CSV cell no spreadsheet runs: a text starting with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return (or their full-width forms) gets a leading ``'``; numbers
-    (``-0.5``, a score) are left as they are."""
-    text = "" if value is None else str(value)
+    """``value`` as a CSV cell no spreadsheet runs and no terminal acts on: one line of plain
+    text (:func:`attnlab.course.escape.shown`: a newline, an ANSI sequence or any other control
+    character is written as a visible escape, so ``cat grades.csv`` shows one row per line and
+    no id forges one); a text starting with ``=``, ``+``, ``-``, ``@`` (or their full-width
+    forms) gets a leading ``'``; numbers (``-0.5``, a score) are left as they are."""
+    from .escape import shown
+
+    text = shown(value)
     if text.startswith(FORMULA_START) and not _NUMBER.match(text):
         return "'" + text
     return text

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+from .escape import shown
+
 SHARDS = Path("autograde") / "shards"
 MANIFEST = "manifest.json"
 ROWS = "rows.json"
@@ -218,11 +220,11 @@ def merge(root: Path, csv: str = "autograde/grades.csv") -> Path:
         try:
             polish_feedback(root, assignment, pages[assignment])
         except Exception as exc:  # noqa: BLE001 - as `grade` does
-            print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(shown(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}"), file=sys.stderr)
     from .grade import discover
 
     graded = {(e["row"]["student_id"], e["row"]["assignment"]) for _, e in entries}
-    left = sorted(f"{s.student}/{s.assignment}" for s in discover(root, todo, None)[0]
+    left = sorted(f"{shown(s.student)}/{shown(s.assignment)}" for s in discover(root, todo, None)[0]
                   if (s.student, s.assignment) not in graded)
     if left:  # handed in after the shards ran (or left out by their filters): not refused, said
         print(f"warning: {len(left)} submission(s) in autograde/submitted/ are in no shard: {', '.join(left[:10])}"

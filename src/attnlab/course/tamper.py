@@ -61,6 +61,11 @@ SUSPICIOUS_ATTRIBUTES = {
     "f_back": "the interpreter's frames", "f_globals": "the interpreter's frames",
     "_getframe": "the interpreter's frames", "_fork_exec": "subprocess's private fork_exec",
     "fork_exec": "subprocess's private fork_exec",
+    # issue 40: what switches off the grader's watch of torch (its function mode) during a call
+    "DisableTorchFunction": "torch's function-mode switch", "_pop_torch_function_stack": "torch's function modes",
+    "_set_torch_function_mode": "torch's function modes", "_pop_mode": "torch's function modes",
+    "_pop_mode_temporarily": "torch's function modes",
+    "_DisableTorchDispatch": "torch's dispatch switch", "_unset_dispatch_mode": "torch's dispatch modes",
 }
 SUSPICIOUS_DOTTED = {"sys.modules": "sys.modules"}
 SUSPICIOUS_NAMES = {

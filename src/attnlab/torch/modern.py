@@ -112,13 +112,14 @@ def grouped_query_attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor,
 
 
 def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> torch.Tensor:
-    """Boolean ``(Lq, Lk)``: ``True`` where ``0 <= (i + offset) - j < window``."""
+    """Boolean ``(Lq, Lk)`` sliding-window mask, query row ``i`` at absolute position ``i + offset``
+    (default 0, as ``causal_mask``; ``Lk - Lq`` for the newest rows of a cache)."""
     return torch.from_numpy(_np_modern.sliding_window_mask(Lq, Lk, window, offset))
 
 
 def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int, batch: int = 1,
                    bytes_per_value: int = 2, window: int | None = None) -> int:
-    """Bytes of a key-value cache: ``2 * layers * kv_heads * head_dim * min(seq_len, window) * batch * bytes``."""
+    """Bytes a decoder's key-value cache holds after ``seq_len`` tokens (see ``attnlab.kv_cache_bytes``)."""
     return _np_modern.kv_cache_bytes(num_layers, num_kv_heads, head_dim, seq_len, batch,
                                      bytes_per_value, window)
 
@@ -217,7 +218,7 @@ def train_language_model(model: nn.Module, train: torch.Tensor, valid: torch.Ten
         loss.backward()
         opt.step()
         if progress is not None and (step % 50 == 0 or step == steps):
-            progress(step, float(loss))
+            progress(step, loss.item())  # .item(): a number, detached from the graph
     model.eval()
     with torch.no_grad():
         return {"valid loss": float(language_model_loss(model, valid))}

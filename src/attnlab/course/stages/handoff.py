@@ -92,6 +92,7 @@ class CellVerdict:
     max_score: float
     lines: list[str]     # success lines, or the failure message
     passed: bool
+    stopped: str = ""    # "timeout" or "memory": the harness stopped a call (judge's own, never a text)
 
 
 class GraderOutcome(Outcome):
@@ -135,9 +136,13 @@ class Result:
     fault: str = ""  # set when even a fresh sandbox could not run it: the batch stops (grade.py)
 
     def row(self) -> dict:
+        """The stored row; its detail is one line (each detail through ``escape.shown``: a file
+        name, a cell's error or a note the learner chose forges no line of it)."""
+        from ..escape import shown
+
         return {"student_id": self.student, "assignment": self.assignment, "notebook": self.notebook,
                 "status": self.status, "score": f"{self.score:g}", "max_score": f"{self.max_score:g}",
-                "timestamp": self.timestamp, "detail": "; ".join(self.details)}
+                "timestamp": self.timestamp, "detail": "; ".join(shown(d) for d in self.details)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import numpy as np
 from attnlab.checks import Outcome
 
 from .. import sandbox
+from ..escape import shown
 from ..plan import AssignmentPlan
 from ..sandbox import decode
 from .collect import read_regular
@@ -148,10 +149,13 @@ def _load_outcome(results: Path, call_id: int, bound=None) -> Outcome | None:
                     return Outcome(error="ResultTooLarge", message="the result is far larger than the expected answer")
                 raise
             value = decode(record.get("value", {"kind": "none"}), arrays)
-        error = record.get("error")
-        return Outcome(value=value, error=str(error)[:100] if error is not None else None,
-                       message=str(record.get("message", ""))[:2000], mutated=bool(record.get("mutated", False)),
-                       kind=_kind(record.get("kind")))
+        error = record.get("error")  # the learner's own words (its exception's name and text): data,
+        # one line each wherever a verdict quotes them (escape.shown)
+        return Outcome(value=value, error=shown(error)[:100] if error is not None else None,
+                       message=shown(record.get("message", ""))[:2000], mutated=bool(record.get("mutated", False)),
+                       kind=_kind(record.get("kind")), own=record.get("own") is True,
+                       bases=tuple(str(b)[:40] for b in (record.get("bases") or [])[:16]
+                                   if isinstance(record.get("bases"), list)))
     except Exception as exc:  # noqa: BLE001 - a forged or broken result file
         return Outcome(error="BrokenResult", message=f"the result could not be read ({type(exc).__name__})")
 
@@ -163,7 +167,7 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
     outcomes = outcomes or {}
     verdicts = []
     for cell in plan.grade_cells:
-        lines, passed = [], True
+        lines, passed, stopped_by = [], True, ""
         for cc in cell.calls:
             if cc.learner_name in borrowed:
                 lines = [f"{cc.learner_name}: no points: {borrowed[cc.learner_name]}. "
@@ -178,11 +182,15 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                     message = (f"{cc.learner_name} could not be checked: the notebook stopped before "
                                f"the grader could call it ({stopped or 'no answer came back'}).")
                     break
+                # (the sandbox renames a learner's own TimeoutError and MemoryError look-alikes:
+                # sandbox._own_names; these are the harness's verdicts on the call)
                 if outcome.error == "TimeoutError":
                     message = f"{cc.learner_name} did not finish in time: look for an endless loop."
+                    stopped_by = "timeout"
                     break
                 if outcome.error == "MemoryError":
                     message = f"{cc.learner_name} ran out of memory on a small input."
+                    stopped_by = "memory"
                     break
                 message = _judged(cc, i, outcome, grader_made=isinstance(outcome, GraderOutcome),
                                   others=_others(cc, outcomes, results))
@@ -193,7 +201,8 @@ def judge(plan: AssignmentPlan, results: Path, stopped: str, borrowed: dict[str,
                 break
             if not cc.hidden:
                 lines.append(cc.spec.success())
-        verdicts.append(CellVerdict(cell.grade_id, cell.points if passed else 0.0, cell.points, lines, passed))
+        verdicts.append(CellVerdict(cell.grade_id, cell.points if passed else 0.0, cell.points, lines, passed,
+                                    stopped_by if not passed else ""))
     return verdicts
 
 
@@ -354,7 +363,7 @@ def judge_run(plan: AssignmentPlan, read: ReadResult, ran: Ran, measured: Measur
     elif run.killed == "memory":
         statuses.append(("out of memory", f"the notebook used more than {limits.memory_mib} MiB"))
     elif not ran.finished:
-        where = ran.cell_log[-1]["label"] if ran.cell_log else "its first cell"
+        where = shown(ran.cell_log[-1]["label"]) if ran.cell_log else "its first cell"
         statuses.append(("kernel died", f"the notebook's process ended (exit code {run.returncode}) "
                                         f"after {where}, before grading finished"))
     if run.filled:
@@ -362,18 +371,18 @@ def judge_run(plan: AssignmentPlan, read: ReadResult, ran: Ran, measured: Measur
                                           f"and {limits.space_files} files for its folder and /tmp together): "
                                           "writing beyond it failed"))
     tampering = list(read.tampering)
-    for entry in ran.cell_log:
-        label, error = entry["label"], entry.get("error") or ""
+    for entry in ran.cell_log:  # what a cell raised is the learner's text: one line in the detail
+        label, error = shown(entry["label"]), shown(entry.get("error") or "")
         cell_notes = entry.get("notes")
         if isinstance(cell_notes, list) and cell_notes:
-            notes.append(f"{label}: note: " + ", ".join(str(n)[:100] for n in cell_notes[:5]))
+            notes.append(f"{label}: note: " + ", ".join(shown(n)[:100] for n in cell_notes[:5]))
         if entry.get("status") == "timeout":
             statuses.append(("timed out", f"{label} ran longer than {limits.cell_seconds:g} s"))
         elif entry.get("status") == "memory":
             statuses.append(("out of memory", f"{label} ran out of memory"))
-        elif sandbox.TAMPER_MARK in error:
-            tampering.append(f"{label}: {error[:300]}")
-        elif sandbox.NOTE_MARK in error:
+        elif entry.get("refused") == "tamper":  # the guard's own refusal (sandbox.refused: by identity,
+            tampering.append(f"{label}: {error[:300]}")  # never the text, which the learner can raise)
+        elif entry.get("refused") == "note":
             notes.append(f"{label}: note: {error[:300]}")
         elif error and not label.startswith("demo cell"):
             notes.append(f"{label}: {error[:200]}")
@@ -387,9 +396,9 @@ def judge_run(plan: AssignmentPlan, read: ReadResult, ran: Ran, measured: Measur
     tampering += borrowed.values()
     if tampering:
         statuses.insert(0, ("tampering detected", "; ".join(dict.fromkeys(tampering))))
-    if any(v.lines and "ran out of memory" in v.lines[0] for v in cells) and not statuses:
-        statuses.append(("out of memory", "an exercise ran out of memory"))
-    if any(v.lines and "did not finish in time" in v.lines[0] for v in cells) and not statuses:
+    if any(v.stopped == "memory" for v in cells) and not statuses:  # (the verdict's field, not its words,
+        statuses.append(("out of memory", "an exercise ran out of memory"))  # which may quote the learner)
+    if any(v.stopped == "timeout" for v in cells) and not statuses:
         statuses.append(("timed out", "an exercise did not finish in time"))
     return Judged(cells, sum(v.score for v in cells), statuses, notes)
 
@@ -400,7 +409,7 @@ def untrusted(cells: list[CellVerdict], why: str) -> list[CellVerdict]:
     borrowed the library's answer loses its own points instead, in :func:`judge`)."""
     note = (f"no points: tampering detected ({why[:200]}). The checks ran beside code that changed the "
             "library or the grader, or reached for the course, so none of their verdicts counts.")
-    return [CellVerdict(v.grade_id, 0.0, v.max_score, ([] if v.passed else v.lines) + [note], False)
+    return [CellVerdict(v.grade_id, 0.0, v.max_score, ([] if v.passed else v.lines) + [note], False, v.stopped)
             for v in cells]
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import records
+from ..escape import shown
 from .handoff import Result
 from .judge import _grader_error
 
@@ -113,7 +114,7 @@ def write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[s
         root, [Page(r.student, r.assignment, r.notebook) for r in wanted], base, db_url, jobs)))
     unset = next((p.error for p in rendered.values() if p.unset), "")
     if unset:
-        print(f"warning: nbgrader's feedback could not be set up: {unset.split(': ', 1)[-1]}", file=sys.stderr)
+        print(shown(f"warning: nbgrader's feedback could not be set up: {unset.split(': ', 1)[-1]}"), file=sys.stderr)
     pages: dict[str, list[Path]] = {a: [] for a in todo}
     failed: list[str] = []
     for r in results:
@@ -143,5 +144,5 @@ def write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[s
             for r in mine:  # timing only: the assignment's polish shared out over its submissions
                 r.stages["polish"] = (time.perf_counter() - started) / len(mine)
         except Exception as exc:  # noqa: BLE001
-            print(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(shown(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}"), file=sys.stderr)
     return failed

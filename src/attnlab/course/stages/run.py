@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import boundary, sandbox, tamper, warm
+from .. import boundary, sandbox, tamper, unprivileged, warm
 from ..plan import AssignmentPlan, job_calls
 from .collect import copy_submission, read_regular
 from .fonts import _give_font_list
@@ -201,13 +201,16 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         peak_r, peak_w = os.pipe()
         cmd = [sys.executable, "-I", "-S", "-c", WAITER, str(peak_w), *cmd]
     started_at = time.time()
+    user: dict = {}
     try:
         if cmd is None:
             proc = zygote.start()
         else:
+            # without bubblewrap, a user of its own where the grader may make one (unprivileged.py)
+            user = unprivileged.hand_over(job_dir, isolation.isolated)
             proc = subprocess.Popen(cmd, cwd=cwd, env=popen_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, start_new_session=True,
-                                    pass_fds=(peak_w,) if peak_w is not None else ())
+                                    pass_fds=(peak_w,) if peak_w is not None else (), **user)
     finally:
         if peak_w is not None:
             os.close(peak_w)
@@ -381,6 +384,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         if proc.returncode is None and proc.poll() is None:
             proc.kill()
             proc.wait()
+        unprivileged.end_all(user)  # whatever the sandbox's own user left running, wherever it went
         if cgroup is not None and cmd is not None:
             cgroup.remove()
     reader.join(timeout=5)

@@ -1,0 +1,31 @@
+NOTEBOOK = '08_efficient_attention'
+CELL = 'tiled_attention_backward'
+MISTAKE = 'ignores the causal argument in the backward pass: every tile is read and nothing is masked'
+NAMED_IF = 'causal|mask|nan|above the diagonal|ignor|future|skip'
+CODE = '''def tiled_attention_backward(Q, K, V, output, logsumexp, grad_output, tile_size, causal=False):
+    """The gradients of attention, a tile at a time, from the saved log-sum-exp."""
+    Q = np.asarray(Q, dtype=float); K = np.asarray(K, dtype=float); V = np.asarray(V, dtype=float)
+    Lq, Dk = Q.shape[-2:]; Lk = K.shape[-2]
+    scale = 1.0 / np.sqrt(Dk)
+    dQ = np.zeros(Q.shape); dK = np.zeros(K.shape); dV = np.zeros(V.shape)
+    Drow = (grad_output * output).sum(axis=-1)
+    for i0 in range(0, Lq, tile_size):
+        i1 = min(i0 + tile_size, Lq)
+        q = Q[..., i0:i1, :]; do = grad_output[..., i0:i1, :]
+        lse = logsumexp[..., i0:i1, None]; Di = Drow[..., i0:i1, None]
+        for j0 in range(0, Lk, tile_size):
+            j1 = min(j0 + tile_size, Lk)
+            if False:
+                continue
+            k = K[..., j0:j1, :]; v = V[..., j0:j1, :]
+            s = q @ np.swapaxes(k, -1, -2) * scale
+            if False:
+                s = np.where(np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None], s, -np.inf)
+            P = np.exp(s - lse)
+            dV[..., j0:j1, :] += np.swapaxes(P, -1, -2) @ do
+            dP = do @ np.swapaxes(v, -1, -2)
+            dS = P * (dP - Di)
+            dQ[..., i0:i1, :] += dS @ k * scale
+            dK[..., j0:j1, :] += np.swapaxes(dS, -1, -2) @ q * scale
+    return dQ, dK, dV
+'''

@@ -1,0 +1,28 @@
+NOTEBOOK = '08_efficient_attention'
+CELL = 'tiled_attention'
+MISTAKE = 'loops i0 over range(0, Lq - tile_size + 1, tile_size) (whole tiles only): the last, shorter query tile is never computed'
+NAMED_IF = 'last tile|partial|remainder|shorter|not a multiple|never (computed|filled)|uncovered|tile_size|zero|missing'
+CODE = '''def tiled_attention(Q, K, V, tile_size, causal=False):
+    """Scaled dot-product attention a tile at a time, never forming the (Lq, Lk) weights."""
+    Q = np.asarray(Q, dtype=float); K = np.asarray(K, dtype=float); V = np.asarray(V, dtype=float)
+    batch = np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    Lq, Dk = Q.shape[-2:]; Lk = K.shape[-2]; Dv = V.shape[-1]
+    out = np.zeros(batch + (Lq, Dv)); lse = np.zeros(batch + (Lq,))
+    scale = 1.0 / np.sqrt(Dk)
+    for i0 in range(0, Lq - tile_size + 1, tile_size):
+        i1 = i0 + tile_size
+        q = Q[..., i0:i1, :]
+        m = np.full(batch + (i1 - i0,), -np.inf); l = np.zeros(batch + (i1 - i0,))
+        acc = np.zeros(batch + (i1 - i0, Dv))
+        for j0 in range(0, Lk, tile_size):
+            j1 = min(j0 + tile_size, Lk)
+            if causal and j0 >= i1:
+                continue
+            s = q @ np.swapaxes(K[..., j0:j1, :], -1, -2) * scale
+            if causal and j1 - 1 > i0:
+                s = np.where(np.arange(j0, j1)[None, :] <= np.arange(i0, i1)[:, None], s, -np.inf)
+            m, l, acc = attnlab.online_softmax_update(m, l, acc, s, V[..., j0:j1, :])
+        out[..., i0:i1, :] = acc / l[..., None]
+        lse[..., i0:i1] = m + np.log(l)
+    return out, lse
+'''
