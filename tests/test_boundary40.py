@@ -230,6 +230,12 @@ tried("posix_mqueue", libc.syscall(ARCH["mq_open"], b"attnlab-leak", os.O_CREAT 
 for ring in (-4, -5, -3):  # user, user-session, session keyrings
     tried("keyrings", libc.syscall(ARCH["add_key"], b"user", b"attnlab-leak", b"secret", 6, ctypes.c_int(ring)))
 tried("uts", libc.sethostname(b"attnlab-leak", 12))
+for folder in ("/tmp", "/job/work", "/job/results", "/dev/shm", "/job"):  # the kept folders themselves
+    try:
+        os.setxattr(folder, "user.attnlab-leak", b"secret")
+        tried("xattrs", folder)
+    except OSError as exc:
+        tried("xattrs", exc.errno)
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 try:
     fcntl.ioctl(s, 0x8914, struct.pack("16sh14x", b"lo", 0))  # SIOCSIFFLAGS: lo down
@@ -283,6 +289,13 @@ for ring in (-4, -5, -3):
     seen.append((r, ctypes.get_errno()))
 state("keyrings", any(r >= 0 for r, _ in seen), seen)
 state("uts", socket.gethostname() == "attnlab-leak", socket.gethostname())
+marked = []
+for folder in ("/tmp", "/job/work", "/job/results", "/dev/shm", "/job"):
+    try:
+        marked.append((folder, os.getxattr(folder, "user.attnlab-leak")))
+    except OSError:
+        pass
+state("xattrs", marked, marked)
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 try:
     flags = struct.unpack("16sh14x", fcntl.ioctl(s, 0x8913, struct.pack("16sh14x", b"lo", 0)))[1]

@@ -248,3 +248,33 @@ def test_a_spread_given_in_the_span_is_the_spread_allowed():
     assert "give or take 4" in problems([text], {"acc": 50.5})[0]
     assert problems(['<span data-claim="acc">46%</span>'], {"acc": 45.0})  # no spread: rounding only
     assert "positive number" in problems(['<span data-claim="acc" data-within="x">46%</span>'], {"acc": 46.0})[0]
+
+
+# Notebooks whose text has been made true in grading mode as well (NBGRADER_EXECUTION set: the
+# small training configurations). The autograded notebook, with its outputs, goes back to the
+# learner as feedback, so there too no span may be contradicted by what the notebook printed.
+GRADING_MODE_TRUE = ["12_what_attention_learns"]
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("assignment", GRADING_MODE_TRUE)
+def test_claims_hold_in_grading_mode(assignment, tmp_path, monkeypatch):
+    """The solution notebook run as nbgrader runs it while autograding (``NBGRADER_EXECUTION=1``):
+    no cell fails (the grade cells pass), every span's claim is computed in this mode too (no
+    ``if not FAST`` around a claim whose text is shown) and agrees with its text (about 20 s for
+    notebook 12 on an idle 2-core machine)."""
+    import shutil
+
+    path = ck.solution_path(assignment)
+    nb = nbformat.read(path, as_version=4)
+    work = tmp_path / assignment
+    shutil.copytree(path.parent, work)
+    claims_file = tmp_path / "claims.jsonl"
+    monkeypatch.setenv("NBGRADER_EXECUTION", "1")  # the kernel inherits this environment
+    monkeypatch.setenv(claims.ENV, str(claims_file))
+    NotebookClient(nb, timeout=1800, kernel_name="python3",
+                   resources={"metadata": {"path": str(work)}}).execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors
+    found = problems((c.source for c in nb.cells if c.cell_type == "markdown"), read_recorded(claims_file))
+    assert not found, f"{assignment} in grading mode: the text and its claims disagree:\n" + "\n".join(found)

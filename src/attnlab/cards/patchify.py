@@ -131,6 +131,7 @@ def cases(hidden: bool) -> list[Case]:
                   why=f"{C} channels, a {H} x {W} map, {P} x {P} patches" + (", a batch" if b else ""))
              for b, C, H, W, P in specs]
     cases.append(Case((rng.normal(size=(2, 5, 6)), 2), why="2 does not divide H = 5", raises=ValueError))
+    cases.append(Case((rng.normal(size=(2, 4, 5)), 2), why="2 divides H = 4 but not W = 5", raises=ValueError))
     return cases
 
 

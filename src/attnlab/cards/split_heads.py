@@ -83,9 +83,10 @@ CARD = Card(
 def cases(hidden: bool) -> list[Case]:
     rng = case_rng(151 if hidden else 51, hidden)
     shapes = ([(2, 6, 12, 2), (3, 2, 8, 4), (1, 5, 9, 3)] if hidden
-              else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3), (1, 1, 6, 2)])
+              else [(2, 3, 8, 2), (1, 5, 12, 4), (3, 4, 6, 3), (1, 1, 6, 2), (2, 3, 6, 1), (2, 2, 6, 6)])
     return [Case((rng.normal(size=(B, L, D)), H),
-                 why=f"{H} heads of width {D // H}" + (", B=1, one token" if B == L == 1 else ""))
+                 why=f"{H} head{'s' if H > 1 else ''} of width {D // H}" + (", B=1, one token" if B == L == 1 else "")
+                 + (" (one head: H = 1)" if H == 1 else " (heads of width 1: H = D)" if H == D else ""))
             for B, L, D, H in shapes]
 
 

@@ -350,7 +350,9 @@ def _row_factor_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> 
 def _shift_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
     """Off by one position: away from the edge, ``g`` is ``e`` moved by one step along one axis
     (or along two axes at once); the edge row that has no partner is not compared."""
-    axes = [a for a in range(e.ndim) if e.shape[a] >= 3]
+    # (an axis of size 2 too, when a moved slab has enough entries that a match is no chance: two
+    # heads, the second holding the first's block)
+    axes = [a for a in range(e.ndim) if e.shape[a] >= 3 or (e.shape[a] == 2 and e.size // 2 >= 6)]
     for count in (1, 2):
         for chosen in itertools.combinations(axes, count):
             for steps in itertools.product((1, -1), repeat=count):

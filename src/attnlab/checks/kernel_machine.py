@@ -38,6 +38,9 @@ class RandomFeatureMap:
         self.__name__ = f"positive_random_features_M{M}"
 
     def __call__(self, X):
+        X = np.asarray(X, dtype=float)
+        if X.ndim == 1:  # one token's (Dk,) vector: a feature map takes (..., Dk), as the prompt says
+            return self.SCALE * _lin.positive_random_features(X[None], self.W)[0]  # (Dk,) -> (M,)
         return self.SCALE * _lin.positive_random_features(X, self.W)  # (..., L, Dk) -> (..., L, M)
 
 

@@ -1151,6 +1151,9 @@ KERNEL_STATE = (
     KernelState("keyrings", "refused", "the kernel's user, user-session and session keyrings (nothing empties "
                 "them): each child joins a fresh session keyring, then add_key, request_key and keyctl fail "
                 "with EPERM (_refuse_keyrings: a seccomp filter; a warm child without it is a grader fault)"),
+    KernelState("xattrs", "refused", "extended attributes: the kept folders themselves (work, results, tmp, "
+                "mount points emptied, not replaced) would carry a user.* attribute to the next child, so the "
+                "seccomp filter of _refuse_keyrings refuses setxattr, removexattr and their l/f/at forms too"),
     KernelState("processes", "ended", "every process but the worker is killed after each child, in the slot's "
                 "own PID namespace (_end_the_rest)"),
     KernelState("sockets", "ended", "abstract and loopback sockets, pipes and memfds belong to processes, all "
@@ -1162,15 +1165,17 @@ KERNEL_STATE = (
                 "namespace: CAP_NET_ADMIN, which bubblewrap drops"),
 )
 
-_KEYRING_CALLS = {"x86_64": (0xC000003E, (248, 249, 250)),   # add_key, request_key, keyctl
-                  "aarch64": (0xC00000B7, (217, 218, 219))}
+_KEYRING_CALLS = {"x86_64": (0xC000003E, (248, 249, 250,   # add_key, request_key, keyctl
+                                           188, 189, 190, 197, 198, 199, 463, 466)),  # (l|f)setxattr,
+                  "aarch64": (0xC00000B7, (217, 218, 219,   # (l|f)removexattr, setxattrat, removexattrat
+                                           5, 6, 7, 14, 15, 16, 463, 466))}
 
 
 def _refuse_keyrings() -> bool:
     """A fresh, empty session keyring for this process (``KEYCTL_JOIN_SESSION_KEYRING`` with no
     name: an anonymous one, so nothing of the session the worker started in is inherited), then a
     seccomp filter on this process and all it starts: ``add_key``, ``request_key`` and ``keyctl``
-    fail with EPERM (False where this machine's architecture is not in the table or the filter
+    fail with EPERM, and so do the calls that set or remove an extended attribute (False where this machine's architecture is not in the table or the filter
     could not be set)."""
     import ctypes
     import struct
