@@ -409,7 +409,8 @@ def test_a_function_that_is_not_deterministic_is_still_not_accused(session):
 # --- honest look-alikes keep their marks --------------------------------------------------------
 
 def _honest():
-    import scipy.special
+    import importlib
+
     import torch
 
     import attnlab
@@ -443,8 +444,10 @@ def _honest():
         t = torch.as_tensor(X)
         return (torch._softmax(t @ t.T, -1, False) @ t).numpy()
 
+    special = importlib.import_module("scipy.special")  # (installed with the course's other packages)
+
     def mix_scipy_softmax(X):
-        return scipy.special.softmax(X @ X.T, axis=-1) @ X
+        return special.softmax(X @ X.T, axis=-1) @ X
 
     def self_attention_blocks(X, W_q, W_k, W_v):
         return attnlab.scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v)

@@ -111,7 +111,8 @@ def test_prairielearn_question_prints_the_assignment_as_text():
     from attnlab.course import prairielearn
 
     ident = HOSTILE[0]
-    text = prairielearn.QUESTION_HTML.format(notebook=html.escape(ident), assignment=html.escape(ident))
+    text = prairielearn.QUESTION_HTML.format(notebook=html.escape(ident), assignment=html.escape(ident),
+                                              optional=html.escape(prairielearn.OPTIONAL_FILES))
     assert ident not in text  # the call in export() escapes both; see test_no_script_runs for the pages
     import inspect
 

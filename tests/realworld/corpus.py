@@ -185,7 +185,7 @@ def attend_unscaled(q, K, V):
     return w @ V, w
 
 
-@buggy("attend returning (weights, output)", "returning (weights, output)", *ATTEND)
+@buggy("attend returning (weights, output)", "(weights, output) instead of (output, weights)", *ATTEND)
 def attend_swapped(q, K, V):
     w = attnlab.softmax(K @ q / np.sqrt(len(q)))
     return w, w @ V

@@ -155,16 +155,11 @@ def invoke_seed_summary(fn, d_k, n_samples, seeds):
     spread = theirs > MIN_SPREAD and 0.25 * ours <= theirs <= 4.0 * ours
     consumed = taken >= n_samples * d_k // 2
     fits = _draws_fit(seeds[1], taken, d_k, n_samples)
-    # the variance of the n numbers (divided by n), not the sample variance (by n - 1): on the same
-    # generators, answers exactly n / (n - 1) times the reference estimator's are the other one
-    ratio = n_samples / (n_samples - 1)
-    sample = bool(draws.size == honest.size and np.all(np.isfinite(draws))
-                  and np.allclose(draws, honest * ratio, rtol=1e-9, atol=0.0))
-    return np.array([float(same), float(other), float(spread), float(consumed), fits, float(not sample)])
+    return np.array([float(same), float(other), float(spread), float(consumed), fits])
 
 
 def _seed_summary_reference(d_k, n_samples, seeds):
-    return np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    return np.array([1.0, 1.0, 1.0, 1.0, 1.0])
 
 
 class _Invoked:
@@ -317,18 +312,6 @@ _LIKE_AN_ESTIMATE = Mistake(
         def score_variance(d_k, n_samples, rng):
             return float(d_k) * (1 + np.sqrt((2 + 6 / d_k) / n_samples) * rng.standard_normal())
         ''')
-_SAMPLE_VARIANCE = Mistake(
-    "the sample variance (divided by n_samples - 1) instead of the variance of the n_samples numbers",
-    principle="The quantity asked for is the variance of the n numbers themselves: their mean "
-              "squared deviation, divided by n.",
-    fix="`np.var(scores)` (ddof=0, the default), not `np.var(scores, ddof=1)` or "
-        "`torch.var` (which divides by n - 1 unless `correction=0`).",
-    fails=_RNG, code='''
-        def score_variance(d_k, n_samples, rng):
-            q = rng.standard_normal((n_samples, d_k))
-            k = rng.standard_normal((n_samples, d_k))
-            return float(np.var(np.sum(q * k, axis=-1), ddof=1))
-        ''')
 _ROLLED = Mistake(
     "keys that reuse the queries' draws (e.g. `np.roll(q, 1)`): dependent samples, drawn "
     "for half the vectors only",
@@ -364,7 +347,7 @@ _OWN_RNG = Mistake(
 # samples take another count of draws (`check_score_variance_rng` names "draws that do not fit").
 VALUE_MISTAKES = [_COORDINATE, _STD, _MEAN, _SELF_DOT, _UNIFORM, _SAMPLES, _SWAPPED_AXES, _DRAWS,
                   _GLOBAL, _CONSTANT]
-RNG_MISTAKES = [_LITTLE_NOISE, _LIKE_AN_ESTIMATE, _GLOBAL, _DRAWS, _ROLLED, _OWN_RNG, _SAMPLE_VARIANCE]
+RNG_MISTAKES = [_LITTLE_NOISE, _LIKE_AN_ESTIMATE, _GLOBAL, _DRAWS, _ROLLED, _OWN_RNG]
 
 CARD = Card(
     "score_variance", "02_query_key_value",

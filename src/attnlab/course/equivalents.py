@@ -655,7 +655,10 @@ COURSE = (
 _RANK = {name: int(nb) * 100 + i for nb, names in COURSE for i, name in enumerate(names)}
 
 # What an exercise's prompt hands the learner from a later notebook (library versions by name).
-PROMPT_GIVES = {"SelfAttention": ("masked_softmax",)}   # notebook 03: "you may use at.masked_softmax"
+PROMPT_GIVES = {"SelfAttention": ("masked_softmax",),   # notebook 03: "you may use at.masked_softmax"
+                # notebook 09 hands out the recomputing decoder to compare with (the check's work per
+                # step names its use as "recomputes the prefix each step")
+                "decode_with_cache": ("decode_by_recomputation",)}
 # Library versions handed out before their own exercise: usable from this place in the course on
 # (at.masked_softmax, in notebook 03's prompt, computes nothing beyond the softmax of notebook 01).
 GIVEN_FROM = {"masked_softmax": 299}

@@ -7,3 +7,5 @@ CODE = '''def append_ones(X):
     X = np.asarray(X)
     return np.concatenate([X, np.ones_like(X[..., :1])], axis=-1)
 '''
+
+FAIR = "keeping an integer input's dtype is graded correct by the course (round 1 marks the same case FAIR; tests/realworld has a correct append_ones with ones_like)"

@@ -9,3 +9,5 @@ CODE = '''def score_variance(d_k, n_samples, rng):
     dots = np.sum(Q * K, axis=-1)
     return float(np.var(dots, ddof=1))     # unbiased estimator
 '''
+
+FAIR = "the course already grades the sample variance as a correct sampling (tests/test_query_key_value.py, sv_one_draw uses ddof=1): both estimate d_k"
