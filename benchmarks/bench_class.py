@@ -128,7 +128,7 @@ class Stages:
 
         self.wrap(read, "static_findings", "static")
         self.wrap(run, "run_sandbox", "sandbox")
-        self.wrap(grading, "_run_and_judge", "sandbox + checks")
+        self.wrap(grading, "_run_measure_judge", "sandbox + checks")
         self.wrap(grading, "grade_submission", "submission (all)")
         self.wrap(records, "write_autograded", "feedback: autograded notebook")
         self.wrap(feedback.FeedbackWriter, "write", "feedback: nbgrader page")
@@ -173,7 +173,7 @@ def main() -> int:
         cells_seconds = _cell_seconds_hook(stages)
         starts = _warm_start_hook()
         from attnlab.course import grade as grading_cli
-        from attnlab.course.grading import Limits
+        from attnlab.course.stages.handoff import Limits
 
         start = time.perf_counter()
         results = grading_cli.grade(course, jobs=args.jobs, limits=Limits())
@@ -210,7 +210,7 @@ def main() -> int:
     print(f"\nwhere the time goes: seconds per submission, by stage, as the grader records them "
           f"(Result.stages; with --jobs {args.jobs} two submissions overlap, so stages add up to about "
           f"{args.jobs} x the wall time per submission):")
-    from attnlab.course.grading import STAGES
+    from attnlab.course.stages.handoff import STAGES
 
     groups = [("all", results)] + [(k, [r for r in results if kinds[(r.student, r.assignment)] == k])
                                    for k in KINDS]

@@ -14,7 +14,7 @@ Prints:
    run with `ATTNLAB_BENCH_NO_SPACE_CAP=1` (job folders on disk; a benchmark-only switch read from
    the grader's own environment);
 6. the cost of the grader's static borrowing/tampering checks per submission
-   (grading.static_findings, timed in this process on each submission's notebook). The per-call
+   (read_stage.static_findings, timed in this process on each submission's notebook). The per-call
    checks inside the sandbox (the tripwires that catch a library's answer at call time) have no
    switch and are part of every configuration's time.
 
@@ -76,12 +76,13 @@ def _static_checks(course: Path, assignment: str, repeat: int = 5) -> tuple[floa
     import json
 
     from attnlab.course import grading
+    from attnlab.course.stages import read as read_stage
     from attnlab.course.plan import plan_assignment
 
     plan = plan_assignment(course, assignment)
     paths = [s / assignment / f"{assignment}.ipynb" for s in sorted((course / "autograde" / "submitted").iterdir())]
     notebooks = [json.loads(p.read_text(encoding="utf-8")) for p in paths if p.is_file()]
-    best = min(_timed(lambda: [grading.static_findings(plan, nb) for nb in notebooks]) for _ in range(repeat))
+    best = min(_timed(lambda: [read_stage.static_findings(plan, nb) for nb in notebooks]) for _ in range(repeat))
     return best, len(notebooks)
 
 

@@ -24,7 +24,7 @@ SECONDS = {"alice": 3.0, "=bob": 2.0, "carol": 4.5, "dave<script>": 60.0}
 
 
 def _verdicts(replace: dict[str, str]):
-    from attnlab.course.grading import CellVerdict
+    from attnlab.course.stages.handoff import CellVerdict
 
     nb = ck.load(ck.solution_path(ASSIGNMENT))
     ns = ck.setup_namespace(nb)
@@ -45,7 +45,7 @@ def build(tmp: Path) -> Path:
     from nbgrader.api import Gradebook
 
     from attnlab.course import records
-    from attnlab.course.grading import Result
+    from attnlab.course.stages.handoff import Result
 
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     course = ck.make_course(tmp)
@@ -80,6 +80,6 @@ def build(tmp: Path) -> Path:
 
 
 def _timed_out(gid: str, points: float):
-    from attnlab.course.grading import CellVerdict
+    from attnlab.course.stages.handoff import CellVerdict
 
     return CellVerdict(gid, 0.0, points, ["the notebook timed out"], False)

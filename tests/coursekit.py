@@ -220,7 +220,7 @@ def recorded_spec(check, hidden: bool):
     """The :class:`~attnlab.checks.CheckSpec` a check builds, without running it."""
     import pytest
 
-    from attnlab.checks._core import SpecRecorded, SpecRecorder
+    from attnlab.checks._run import SpecRecorded, SpecRecorder
 
     recorder = SpecRecorder()
     with pytest.raises(SpecRecorded):

@@ -340,6 +340,7 @@ def test_no_kernel_held_state_reaches_the_next_learner(tmp_path, monkeypatch):
 
     import coursekit as ck
     from attnlab.course import boundary, grading, sandbox, warm
+    from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
     if not boundary.probe().isolated:
@@ -354,17 +355,17 @@ def test_no_kernel_held_state_reaches_the_next_learner(tmp_path, monkeypatch):
         folder = tmp_path / name
         folder.mkdir()
         (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-        return grading.Submission(name, A, folder)
+        return handoff.Submission(name, A, folder)
 
     plan = plan_assignment(ck.ROOT, A)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     try:
-        first = grading.grade_submission(submit("a", WRITE), plan, grading.Limits(), scratch, [ck.ROOT])
+        first = grading.grade_submission(submit("a", WRITE), plan, handoff.Limits(), scratch, [ck.ROOT])
         pool = warm.pool_for(scratch)
         assert len(pool.free) == 1, (first.status, first.details)
         slot = pool.free[0].folder
-        second = grading.grade_submission(submit("b", READ), plan, grading.Limits(), scratch, [ck.ROOT])
+        second = grading.grade_submission(submit("b", READ), plan, handoff.Limits(), scratch, [ck.ROOT])
         assert len(pool.free) == 1 and pool.free[0].folder == slot, "the second ran in another worker"
     finally:
         warm.close_pool(scratch)
@@ -408,6 +409,7 @@ def test_a_name_or_text_the_learner_chose_is_not_the_graders(tmp_path):
 
     import coursekit as ck
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
     plan = plan_assignment(ck.ROOT, A)
@@ -421,7 +423,7 @@ def test_a_name_or_text_the_learner_chose_is_not_the_graders(tmp_path):
     (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    result = grading.grade_submission(grading.Submission("s", A, folder), plan, grading.Limits(), scratch, [ck.ROOT])
+    result = grading.grade_submission(handoff.Submission("s", A, folder), plan, handoff.Limits(), scratch, [ck.ROOT])
     lines = [line for v in result.cells for line in v.lines]
     text = "\n".join(lines + result.details)
     assert result.status == "graded", (result.status, result.details)
@@ -520,6 +522,7 @@ def test_a_hard_link_is_refused_wherever_collection_reads(tmp_path):
     as a symbolic link is; a file whose other name was removed (one name left) is the learner's."""
     import coursekit as ck
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
     from attnlab.course.stages.collect import copy_submission
 
@@ -528,7 +531,7 @@ def test_a_hard_link_is_refused_wherever_collection_reads(tmp_path):
     folder.mkdir()
     os_link = __import__("os").link
     os_link(ck.solution_path(A), folder / f"{A}.ipynb")
-    result = grading.grade_submission(grading.Submission("s", A, folder), plan, grading.Limits(),
+    result = grading.grade_submission(handoff.Submission("s", A, folder), plan, handoff.Limits(),
                                       tmp_path, [ck.ROOT])
     assert result.score == 0 and any("hard link" in d for d in result.details), (result.status, result.details)
 

@@ -140,7 +140,8 @@ def test_a_check_failure_renders_as_its_message_alone():
 
 
 def test_an_exception_the_check_raised_is_not_blamed_on_the_learner():
-    from attnlab.checks._core import Case, CheckSpec, Outcome
+    from attnlab.checks._core import Case, Outcome
+    from attnlab.checks._run import CheckSpec
     spec = CheckSpec("SelfAttention", lambda x: x, [Case((np.ones(2),))])
     message = spec.judge(0, Outcome(error="ProjectionBias", message="`self.W_q` has a bias"))
     assert "the check could not use your SelfAttention" in message and "raised" not in message
@@ -306,7 +307,8 @@ def test_a_specs_reference_runs_once_per_case_and_each_caller_gets_its_own_copy(
     value is not plain data (a module) runs afresh each time."""
     import numpy as np
 
-    from attnlab.checks._core import Case, CheckSpec, Outcome
+    from attnlab.checks._core import Case, Outcome
+    from attnlab.checks._run import CheckSpec
 
     runs = []
 
@@ -403,7 +405,8 @@ def test_a_mistake_whose_plain_code_gives_nan_at_an_edge_is_named_when_the_learn
 def test_an_error_of_a_subclass_of_the_contracts_error_is_that_error():
     """The contract says ValueError: a learner's own ``class ShapeError(ValueError)`` raised on a
     bad input is a ValueError (by the class, not its name)."""
-    from attnlab.checks._core import Case, _problem, call
+    from attnlab.checks._core import Case, call
+    from attnlab.checks._run import _problem
 
     class ShapeError(ValueError):
         pass

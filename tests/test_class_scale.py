@@ -27,6 +27,7 @@ import pytest
 
 import coursekit as ck
 from attnlab.course import boundary, grade as batch, grading, warm
+from attnlab.course.stages import handoff
 from attnlab.course.plan import plan_assignment
 from attnlab.course.stages import run as run_stage
 
@@ -182,11 +183,11 @@ def test_a_class_is_graded_right_warm_and_cold(where, tmp_path):
             shutil.rmtree(base, ignore_errors=True)
 
 
-def _submission(tmp_path: Path, name: str, nb: dict) -> grading.Submission:
+def _submission(tmp_path: Path, name: str, nb: dict) -> handoff.Submission:
     folder = tmp_path / name
     folder.mkdir()
     (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    return grading.Submission(name, A, folder)
+    return handoff.Submission(name, A, folder)
 
 
 def _break_preload(monkeypatch, times: int | None):
@@ -214,7 +215,7 @@ def test_a_warm_workers_fault_is_graded_again_in_a_fresh_sandbox(tmp_path, monke
     scratch.mkdir()
     try:
         result = grading.grade_submission(_submission(tmp_path, "s", ck.load(ck.solution_path(A))), plan,
-                                          grading.Limits(), scratch, [ck.ROOT])
+                                          handoff.Limits(), scratch, [ck.ROOT])
     finally:
         warm.close_pool(scratch)
     assert (result.status, result.score) == ("graded", result.max_score), result.details
@@ -253,7 +254,7 @@ def _result(student, status="graded", score=2.0, cells=(1.0, 1.0), penalty=0.0):
 
 
 def test_the_batch_rules_stop_a_batch_that_breaks_them(tmp_path):
-    subs = [grading.Submission(s, A, tmp_path) for s in ("ann", "bob", "=cid")]
+    subs = [handoff.Submission(s, A, tmp_path) for s in ("ann", "bob", "=cid")]
     good = [_result("ann"), _result("bob", score=0.5, penalty=1.5), _result("=cid", "tampering detected", 0.0, (0.0, 0.0))]
     out = tmp_path / "grades.csv"
     out.write_text("student_id,assignment\nann," + A + "\nbob," + A + "\n'=cid," + A + "\n", encoding="utf-8")
@@ -269,7 +270,7 @@ def test_the_batch_rules_stop_a_batch_that_breaks_them(tmp_path):
     with pytest.raises(batch.BatchError, match="not what its cells add up to"):
         batch.check_batch([_result("ann", score=1.0), good[1], good[2]], subs)
     with pytest.raises(batch.BatchError) as err:  # a hostile id forges no line of the message
-        batch.check_batch([], [grading.Submission("x\n\x1b[2Kyy", A, tmp_path)])
+        batch.check_batch([], [handoff.Submission("x\n\x1b[2Kyy", A, tmp_path)])
     assert "\x1b" not in str(err.value) and str(err.value).count("\n") == 1, str(err.value)
 
 

@@ -18,49 +18,50 @@ import pytest
 
 import coursekit as ck
 from attnlab.course import grading
+from attnlab.course.stages import fonts as fonts_stage
 
 pytest.importorskip("matplotlib")
 
 
 def test_built_once_then_reused(tmp_path):
     folder = tmp_path / "autograde" / ".grading" / "matplotlib-x"
-    files = grading.build_font_list(folder)
+    files = fonts_stage.build_font_list(folder)
     assert [f.name for f in files] and all(f.name.startswith("fontlist-") for f in files)
     fonts = json.loads(files[0].read_text())
     assert fonts["ttflist"], "an empty font list"
     stamp = files[0].stat().st_mtime_ns
-    assert grading.build_font_list(folder) == files and files[0].stat().st_mtime_ns == stamp
+    assert fonts_stage.build_font_list(folder) == files and files[0].stat().st_mtime_ns == stamp
     assert not list(folder.parent.glob(".building-*")), "the build's scratch folder was left behind"
 
 
 def test_each_job_gets_its_own_copy(tmp_path):
     folder = tmp_path / "fonts"
-    (original,) = grading.build_font_list(folder)
+    (original,) = fonts_stage.build_font_list(folder)
     scratch = Path(tempfile.mkdtemp(dir=tmp_path))
-    grading.start_font_list(folder, scratch)  # already built: ready at once, nothing started
+    fonts_stage.start_font_list(folder, scratch)  # already built: ready at once, nothing started
     job_tmp = tmp_path / "job" / "tmp"
     job_tmp.mkdir(parents=True)
-    grading._give_font_list(scratch, job_tmp)
+    fonts_stage._give_font_list(scratch, job_tmp)
     copy = job_tmp / ".matplotlib" / original.name
     assert copy.read_bytes() == original.read_bytes()
     copy.write_text("garbage")
     assert json.loads(original.read_text())["ttflist"]
     other = tmp_path / "other-batch"
     other.mkdir()
-    grading._give_font_list(other, job_tmp / "x")  # a batch that never started one: nothing, no error
+    fonts_stage._give_font_list(other, job_tmp / "x")  # a batch that never started one: nothing, no error
     assert not (job_tmp / "x").exists()
 
 
 def test_a_list_that_cannot_be_built_is_no_error(tmp_path):
     (tmp_path / "file").write_text("not a folder")
-    assert grading.build_font_list(tmp_path / "file" / "fonts") == []
+    assert fonts_stage.build_font_list(tmp_path / "file" / "fonts") == []
 
 
 def test_release_builds_it_and_a_learner_cannot_spoil_it(tmp_path):
     assignment = "01_weighted_averages"
     course = ck.make_course(tmp_path)
     assert ck.course_command(course, "release", assignment).returncode == 0
-    (listing,) = grading.font_list_folder(course).glob("fontlist-*.json")
+    (listing,) = fonts_stage.font_list_folder(course).glob("fontlist-*.json")
     before = hashlib.sha256(listing.read_bytes()).hexdigest()
     # The first learner overwrites the font list matplotlib found in its sandbox, then plots.
     spoil = ("import glob, matplotlib\n"

@@ -247,3 +247,26 @@ def test_files_uploaded_beside_the_notebook_are_graded_as_grade_grades_them(grad
     assert validate(data) == [], data
     assert data["score"] == sum(kit.grade_cells().values()), [t.get("output", "")[:200] for t in data["tests"]]
 
+
+
+def test_an_unfenced_container_gives_a_grader_error_not_a_score(bundle, tmp_path):
+    """Neither bubblewrap (forced off) nor a user of its own (no uid range given): only the
+    in-process guard would stand between the learner and the solutions, so the autograder says it
+    cannot grade here (the instructor sees why) and writes no score, unless told it may
+    (``ATTNLAB_HOSTED_UNFENCED=1``, covered by the fenced tests' runs)."""
+    root = tmp_path / "container"
+    kit.extract(bundle, root / "source")
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "submission").mkdir()
+    (root / "submission" / NOTEBOOK).write_bytes(kit.correct_notebook())
+    (root / "results").mkdir()
+    env = kit.run_env(ATTNLAB_GRADESCOPE_ROOT=str(root), ATTNLAB_ISOLATION="guard", ATTNLAB_SANDBOX_UID="")
+    env.pop("ATTNLAB_HOSTED_UNFENCED", None)
+    log = tmp_path / "run.log"
+    code, text, _ = kit.finish(kit.start([str(root / "run_autograder")], root, env, log), log)
+    assert code == 0, text
+    data = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert data["score"] == 0.0 and [t["name"] for t in data["tests"]] == ["Autograder error"], data
+    why = data["tests"][0]["output"]
+    assert "cannot fence" in why and "ATTNLAB_HOSTED_UNFENCED" in why and data["tests"][0]["visibility"] == "hidden"
+    assert "not because of your code" in data["output"]

@@ -86,6 +86,7 @@ def _with_cell(nb: dict, source: str, at: int = 3) -> dict:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
 
     scratch = tmp_path_factory.mktemp("hidden-boundary")
     plan = plan_assignment(ck.ROOT, A)
@@ -97,9 +98,9 @@ def graded(tmp_path_factory):
         folder = scratch / "submitted" / name / A
         folder.mkdir(parents=True)
         (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-        subs.append(grading.Submission(name, A, folder))
+        subs.append(handoff.Submission(name, A, folder))
     with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda s: grading.grade_submission(s, plan, grading.Limits(), scratch, [ck.ROOT]),
+        results = list(pool.map(lambda s: grading.grade_submission(s, plan, handoff.Limits(), scratch, [ck.ROOT]),
                                 subs))
     return plan, {r.student: r for r in results}
 
@@ -177,23 +178,24 @@ def test_hidden_messages_are_told_without_the_call():
     """The verdict of a hidden case, unit-tested: an error's text and type stay out; a known
     mistake is named; the same answer on a visible case is quoted."""
     from attnlab.course import grading
+    from attnlab.course.stages import judge as judge_stage
 
     plan = plan_assignment(ck.ROOT, A)
     visible, hidden = (next(cc for cell in plan.grade_cells for cc in cell.calls
                             if cc.learner_name == "softmax" and cc.hidden is h) for h in (False, True))
     raised = Outcome(error="ZeroDivisionError", message="SECRET-INPUT [[1.5, 2.5]] shape (7, 3)")
-    message = grading._hidden_message(hidden, 0, raised)
+    message = judge_stage._hidden_message(hidden, 0, raised)
     assert "SECRET" not in message and "ZeroDivisionError" not in message and "(7, 3)" not in message
     assert "check_softmax" in message and "raised an error" in message
     assert "SECRET" in visible.spec.judge(0, raised)  # visible tests may quote
     x = hidden.spec.cases[0].args[0]
     e = np.exp(x)  # the unshifted softmax over the wrong axis, a known mistake when it differs
     wrong = Outcome(value=e / e.sum(axis=0, keepdims=True))
-    message = grading._hidden_message(hidden, 0, wrong)
+    message = judge_stage._hidden_message(hidden, 0, wrong)
     assert message and "hidden test" in message and repr(x) not in message
     right = Outcome(value=hidden.spec.reference(*hidden.spec.cases[0].args, **hidden.spec.cases[0].kwargs))
-    assert grading._hidden_message(hidden, 0, right) is None
-    assert grading._hidden_message(hidden, 0, Outcome(error="NotImplementedError")).startswith("softmax is not implemented")
+    assert judge_stage._hidden_message(hidden, 0, right) is None
+    assert judge_stage._hidden_message(hidden, 0, Outcome(error="NotImplementedError")).startswith("softmax is not implemented")
 
 
 @pytest.mark.parametrize("name", ["TooMuchMemory", "MemoryNotMeasured", "TimeoutError", "MemoryError"])
@@ -202,12 +204,13 @@ def test_an_error_the_learner_names_like_the_graders_is_the_learners(name):
     verdict: on a hidden case its message (which may hold the hidden input) stays out. Only an
     outcome the grader made itself (stages.handoff.GraderOutcome) is quoted."""
     from attnlab.course import grading
+    from attnlab.course.stages import judge as judge_stage
     from attnlab.course.stages.handoff import GraderOutcome
 
     plan = plan_assignment(ck.ROOT, A)
     hidden = next(cc for cell in plan.grade_cells for cc in cell.calls if cc.learner_name == "softmax" and cc.hidden)
     forged = Outcome(error=name, message="SECRET-INPUT [[1.5, 2.5]] shape (7, 3)")
-    message = grading._hidden_message(hidden, 0, forged)
+    message = judge_stage._hidden_message(hidden, 0, forged)
     assert "SECRET" not in message and "(7, 3)" not in message, message
     own = GraderOutcome(error=name, message="the grader's own words")
-    assert "the grader's own words" in (grading._hidden_message(hidden, 0, own, grader_made=True) or "")
+    assert "the grader's own words" in (judge_stage._hidden_message(hidden, 0, own, grader_made=True) or "")

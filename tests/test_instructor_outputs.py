@@ -42,7 +42,7 @@ def output_paths() -> list[str]:
     """Every path grading, sharding, reports, exports and handouts write inside the course folder
     (a folder as a file in it), from the code and files that decide them."""
     from attnlab.course import records, shards
-    from attnlab.course.grading import font_list_folder
+    from attnlab.course.stages.fonts import font_list_folder
 
     paths = [p.rstrip("/") + "/x" for p in _makefile_grading_outputs()]
     paths += [str(records._store_path(ROOT).relative_to(ROOT)),
@@ -99,12 +99,15 @@ def test_clean_grading_removes_shards_and_slurm_logs(tmp_path):
 def test_release_prints_each_notebook_with_its_time(tmp_path, monkeypatch, capsys):
     """One line per assignment as it is done, then the total (nbgrader itself stood in for: it
     takes seconds per notebook; tests/test_notebooks.py runs the real one)."""
-    from attnlab.course import grading, release
+    from attnlab.course import release
+    from attnlab.course.stages import fonts
 
     course = ck.make_course(tmp_path)
     calls = []
     monkeypatch.setattr(release, "nbgrader", lambda root, *args, **kw: calls.append(args))
-    monkeypatch.setattr(grading, "build_font_list", lambda folder: None)
+    for module in (fonts, release):  # where it is defined, and where release may have bound it
+        if hasattr(module, "build_font_list"):
+            monkeypatch.setattr(module, "build_font_list", lambda folder: None)
     monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(course))
     names = ck.assignments()[:2]
     assert cli.main(["release", *names]) == 0

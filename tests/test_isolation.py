@@ -10,7 +10,7 @@ import pytest
 import coursekit as ck
 from attnlab.course import tamper
 from attnlab.course.plan import PlanError, job_calls, parse_grade_cell, plan_assignment
-from attnlab.course.sandbox import Opaque, decode, encode
+from attnlab.course.wire import Opaque, decode, encode
 
 
 @pytest.mark.parametrize("assignment", ck.assignments())
@@ -104,6 +104,9 @@ import time
 import zipfile
 
 from attnlab.course import grading
+from attnlab.course.stages import read as read_stage
+from attnlab.course.stages import judge as judge_stage
+from attnlab.course.stages import collect as collect_stage
 from attnlab.course.sandbox import _borrowed_object
 
 
@@ -111,7 +114,7 @@ from attnlab.course.sandbox import _borrowed_object
 def test_no_false_alarm_on_whole_solution_notebooks(assignment):
     plan = plan_assignment(ck.ROOT, assignment)
     nb = ck.load(ck.solution_path(assignment))
-    borrowed, tampering = grading.static_findings(plan, nb)
+    borrowed, tampering = read_stage.static_findings(plan, nb)
     assert borrowed == {} and tampering == []
 
 
@@ -313,7 +316,7 @@ def test_a_call_that_raises_is_not_accused_of_switching_off_the_watch():
 
 def test_lone_surrogates_never_reach_the_records(tmp_path):
     data = json.loads('{"a\\udcff": ["x\\udcff", {"b": "\\ud83d\\ude00 ok"}]}')
-    clean = grading.clean_text(data)
+    clean = read_stage.clean_text(data)
     assert clean == {"a\\udcff": ["x\\udcff", {"b": "\U0001F600 ok"}]}
     json.dumps(clean, ensure_ascii=False).encode("utf-8")
     from attnlab.course import records
@@ -329,7 +332,7 @@ def test_notebooks_from_windows_editors_are_read(tmp_path):
     text = json.dumps(nb, indent=1).replace("LONE", "\\udcff").replace("\n", "\r\n")
     path = tmp_path / "nb.ipynb"
     path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
-    data, note = grading.read_notebook(path)
+    data, note = read_stage.read_notebook(path)
     assert data is not None, note
     assert data["cells"][2]["source"].startswith("# \\udcff")
     json.dumps(data, ensure_ascii=False).encode("utf-8")
@@ -352,16 +355,16 @@ def test_notebook_magics_work_in_the_sandbox_shell():
 def test_results_are_read_as_regular_files_only(tmp_path):
     fifo = tmp_path / "0000.json"
     os.mkfifo(fifo)
-    with pytest.raises(grading.NotRegular):
-        grading.read_regular(fifo, 100)                  # no hang
+    with pytest.raises(collect_stage.NotRegular):
+        collect_stage.read_regular(fifo, 100)                  # no hang
     (tmp_path / "real.json").write_text("{}")
     (tmp_path / "link.json").symlink_to(tmp_path / "real.json")
-    with pytest.raises(grading.NotRegular):
-        grading.read_regular(tmp_path / "link.json", 100)
+    with pytest.raises(collect_stage.NotRegular):
+        collect_stage.read_regular(tmp_path / "link.json", 100)
     (tmp_path / "big").write_bytes(b"x" * 200)
     with pytest.raises(ValueError):
-        grading.read_regular(tmp_path / "big", 100)
-    assert grading._load_outcome(tmp_path, 0).error == "BrokenResult"
+        collect_stage.read_regular(tmp_path / "big", 100)
+    assert judge_stage._load_outcome(tmp_path, 0).error == "BrokenResult"
 
 
 def test_array_headers_are_checked_before_allocating(tmp_path):
@@ -370,13 +373,13 @@ def test_array_headers_are_checked_before_allocating(tmp_path):
         with z.open("v.npy", "w", force_zip64=True) as fh:
             fh.write(header + bytes(2**20))               # says 3 GiB, holds 1 MiB
     (tmp_path / "0000.json").write_text(json.dumps({"id": 0, "error": None, "value": {"kind": "array", "key": "v"}}))
-    outcome = grading._load_outcome(tmp_path, 0)
+    outcome = judge_stage._load_outcome(tmp_path, 0)
     assert outcome.error in ("ResultTooLarge", "BrokenResult")
     buf = io.BytesIO()
     np.savez(buf, v=np.arange(4.0))
     (tmp_path / "0001.npz").write_bytes(buf.getvalue())
     (tmp_path / "0001.json").write_text(json.dumps({"id": 1, "error": None, "value": {"kind": "array", "key": "v"}}))
-    np.testing.assert_array_equal(grading._load_outcome(tmp_path, 1).value, np.arange(4.0))
+    np.testing.assert_array_equal(judge_stage._load_outcome(tmp_path, 1).value, np.arange(4.0))
 
 
 @pytest.mark.parametrize("mangle", ["nbgrader_string", "metadata_list", "deep", "no_ids", "odd_minor", "deep_json"])
@@ -400,7 +403,7 @@ def test_malformed_notebooks_never_raise(tmp_path, mangle):
     path = tmp_path / "nb.ipynb"
     text = json.dumps(nb) if mangle != "deep_json" else "[" * 100_000 + "]" * 100_000
     path.write_text(text)
-    data, note = grading.read_notebook(path)
+    data, note = read_stage.read_notebook(path)
     if mangle == "deep_json":
         assert data is None and "readable" in note
         return
@@ -418,7 +421,7 @@ def test_submissions_are_copied_without_links(tmp_path):
     (src / "notes" / "a.md").write_text("a")
     (src / "secret").symlink_to("/etc/hostname")
     os.mkfifo(src / "pipe")
-    skipped = grading.copy_submission(src, tmp_path / "copy")
+    skipped = collect_stage.copy_submission(src, tmp_path / "copy")
     assert (tmp_path / "copy" / "helpers.py").read_text() == "x = 1"
     assert (tmp_path / "copy" / "notes" / "a.md").exists()
     assert not os.path.lexists(tmp_path / "copy" / "secret") and not os.path.lexists(tmp_path / "copy" / "pipe")

@@ -10,7 +10,8 @@ import pytest
 
 import coursekit as ck
 from attnlab.course import late
-from attnlab.course.grading import Result, mark_late
+from attnlab.course.stages.handoff import Result
+from attnlab.course.stages.judge import mark_late
 
 ASSIGNMENT = "01_weighted_averages"
 UTC = dt.timezone.utc

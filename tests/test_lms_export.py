@@ -100,7 +100,7 @@ def _add(course, student, status, assignment=cb.ASSIGNMENT, score=0.0):
     from nbgrader.api import Gradebook
 
     from attnlab.course import records
-    from attnlab.course.grading import Result
+    from attnlab.course.stages.handoff import Result
 
     with Gradebook("sqlite:///" + str(course / "autograde" / "gradebook.db")) as gb:
         gb.update_or_create_student(student)

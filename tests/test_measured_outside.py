@@ -126,6 +126,62 @@ with open('/proc/self/maps') as _maps:
 print('dropped', _dropped >> 20, 'MiB of mappings')
 '''
 
+# Untiled, the score matrix split across 8 interpreters a cell starts (the grader refuses a process
+# started during its call, not before): each computes 1/8 of the rows, scores and exponentials, all
+# holding them at once (each interpreter far smaller than the learner's own process, the whole
+# matrix twice together). Counting the largest process (wait4's peak) passed it (issue 40: "a
+# separate interpreter server; the largest descendant's peak, not the sum"); the cgroup's peak, or
+# the tree's sampled sum, counts them all. The inputs and rows travel through files, so the
+# learner's own process holds nothing more than honest code does.
+SPLIT_SERVER = """
+import sys
+import numpy as np
+for line in sys.stdin:
+    folder, a, b = line.split()
+    a, b = int(a), int(b)
+    Q, K, V = (np.load(f"{folder}/{n}.npy") for n in "QKV")
+    S = Q[..., a:b, :] @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    m = S.max(axis=-1, keepdims=True)
+    e = np.exp(S - m)
+    l = e.sum(axis=-1, keepdims=True)
+    np.save(f"{folder}/out{a}.npy", (e / l) @ V)
+    np.save(f"{folder}/lse{a}.npy", (m + np.log(l))[..., 0])
+    print("held", flush=True)
+    sys.stdin.readline()  # S and e held until the caller says go
+    print("done", flush=True)
+"""
+SPLIT_ACROSS_PROCESSES = f"""
+import os, subprocess, sys, tempfile, time
+import numpy as np
+
+_SERVER = {SPLIT_SERVER!r}
+_N = 8
+_servers = [subprocess.Popen([sys.executable, "-c", _SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True) for _ in range(_N)]
+
+
+def tiled_attention(Q, K, V, tile_size, causal=False):
+    folder = tempfile.mkdtemp()
+    for name, x in zip("QKV", (Q, K, V)):
+        np.save(os.path.join(folder, name + ".npy"), np.asarray(x, dtype=np.float64))
+    Lq = Q.shape[-2]
+    starts = [k * Lq // _N for k in range(_N + 1)]
+    for k, s in enumerate(_servers):
+        s.stdin.write(" ".join([folder, str(starts[k]), str(starts[k + 1])]) + chr(10))
+        s.stdin.flush()
+    for s in _servers:
+        s.stdout.readline()  # every server holds its rows now
+    time.sleep(0.5)
+    for s in _servers:
+        s.stdin.write("go" + chr(10))
+        s.stdin.flush()
+        s.stdout.readline()
+    out = np.concatenate([np.load(os.path.join(folder, f"out{{a}}.npy")) for a in starts[:-1]], axis=-2)
+    lse = np.concatenate([np.load(os.path.join(folder, f"lse{{a}}.npy")) for a in starts[:-1]], axis=-1)
+    return out, lse
+"""
+
+
 SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep their points)
     "honest_numpy": (None, True),
     "honest_torch": (TORCH_TILED, True),
@@ -136,6 +192,7 @@ SUBMISSIONS = {  # name: (tiled_attention's cell, whether the memory cells keep 
     "resets_its_peak": (RESETS_ITS_PEAK, False),
     "untiled_torch": (UNTILED_TORCH, False),
     "madvise_headroom": (MADVISE_HEADROOM, False),
+    "split_across_processes": (SPLIT_ACROSS_PROCESSES, False),
 }
 
 
@@ -170,12 +227,13 @@ def grading_mode(mode: str, scratch):
 @pytest.fixture(scope="module", params=_modes())
 def graded(request, tmp_path_factory):
     from attnlab.course import boundary, grading
+    from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
     mode = request.param
     scratch = tmp_path_factory.mktemp(f"measured-{mode}")
     plan = plan_assignment(ck.ROOT, A)
-    names = [n for n in SUBMISSIONS if mode.startswith("bwrap") or n not in ("resets_its_peak", "madvise_headroom")]  # see docs/grading.md
+    names = [n for n in SUBMISSIONS if mode.startswith("bwrap") or n not in ("resets_its_peak", "madvise_headroom", "split_across_processes")]  # see docs/grading.md
     subs = []
     for name in names:
         code = SUBMISSIONS[name][0]
@@ -183,10 +241,10 @@ def graded(request, tmp_path_factory):
         folder = scratch / "submitted" / name / A
         folder.mkdir(parents=True)
         (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-        subs.append(grading.Submission(name, A, folder))
+        subs.append(handoff.Submission(name, A, folder))
     with grading_mode(mode, scratch), ThreadPoolExecutor(2) as pool:
         results = list(pool.map(
-            lambda s: grading.grade_submission(s, plan, grading.Limits(), scratch, [ck.ROOT]), subs))
+            lambda s: grading.grade_submission(s, plan, handoff.Limits(), scratch, [ck.ROOT]), subs))
     return mode, {r.student: r for r in results}
 
 
@@ -236,6 +294,7 @@ def test_an_orphaned_process_is_counted(mode, tmp_path):
     (PR_SET_CHILD_SUBREAPER), and ends and waits for all of them before it ends, so the peak the
     grader reads from the kernel (wait4) includes theirs."""
     from attnlab.course import boundary, grading
+    from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
     if not boundary._probe().isolated:
@@ -246,7 +305,7 @@ def test_an_orphaned_process_is_counted(mode, tmp_path):
     folder.mkdir(parents=True)
     (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     with grading_mode(mode, tmp_path):
-        result = grading.grade_submission(grading.Submission("orphan", A, folder), plan, grading.Limits(),
+        result = grading.grade_submission(handoff.Submission("orphan", A, folder), plan, handoff.Limits(),
                                           tmp_path, [ck.ROOT])
     cell = {c.grade_id: c for c in result.cells}["test_tiled_attention_memory"]
     assert not cell.passed and "held" in cell.lines[0], (mode, result.status, cell.lines)
@@ -276,10 +335,11 @@ def test_an_answer_far_larger_than_the_reference_is_not_read(tmp_path):
     times larger is refused."""
     from attnlab.checks import CheckSpec, Case
     from attnlab.course import grading
+    from attnlab.course.stages import judge as judge_stage
 
     spec = CheckSpec("softmax", lambda x: np.exp(x) / np.exp(x).sum(), [Case((np.zeros(1000),))])
-    bound = grading.AnswerBound.of(spec, 0)
-    assert bound.nbytes == grading.SMALL_RESULT_BYTES and bound.ndim == 3
+    bound = judge_stage.AnswerBound.of(spec, 0)
+    assert bound.nbytes == judge_stage.SMALL_RESULT_BYTES and bound.ndim == 3
 
     def write(call_id, value):
         np.savez(tmp_path / f"{call_id:04d}.npz", v=value)
@@ -288,11 +348,11 @@ def test_an_answer_far_larger_than_the_reference_is_not_read(tmp_path):
     write(0, np.zeros((1000, 100)))          # 800 kB: a wrong shape, still read
     write(1, np.zeros((1000, 1000)))         # 8 MB where the reference answers 8 kB
     write(2, np.zeros((1,) * 9))             # nine dimensions for a vector
-    one = lambda: grading.AnswerBound.of(spec, 0)  # noqa: E731
-    assert grading._load_outcome(tmp_path, 0, bound=one).value.shape == (1000, 100)
-    assert grading._load_outcome(tmp_path, 1, bound=one).error == "ResultTooLarge"
-    assert grading._load_outcome(tmp_path, 2, bound=one).error == "ResultTooLarge"
-    assert grading._load_outcome(tmp_path, 1).value.shape == (1000, 1000)  # no reference: the general cap
+    one = lambda: judge_stage.AnswerBound.of(spec, 0)  # noqa: E731
+    assert judge_stage._load_outcome(tmp_path, 0, bound=one).value.shape == (1000, 100)
+    assert judge_stage._load_outcome(tmp_path, 1, bound=one).error == "ResultTooLarge"
+    assert judge_stage._load_outcome(tmp_path, 2, bound=one).error == "ResultTooLarge"
+    assert judge_stage._load_outcome(tmp_path, 1).value.shape == (1000, 1000)  # no reference: the general cap
 
 
 def test_the_grader_bounds_its_own_memory():
@@ -301,12 +361,13 @@ def test_the_grader_bounds_its_own_memory():
     import resource
 
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
 
     before = resource.getrlimit(resource.RLIMIT_DATA)
     with open("/proc/self/status", encoding="ascii") as f:
         data_mib = next(int(line.split()[1]) for line in f if line.startswith("VmData:")) // 1024
-    limits = grading.Limits(memory_mib=64, grader_mib=data_mib + 512)
-    with grading.grader_memory_bound(limits) as bound:
+    limits = handoff.Limits(memory_mib=64, grader_mib=data_mib + 512)
+    with handoff.grader_memory_bound(limits) as bound:
         if bound is None:
             pytest.skip("RLIMIT_DATA cannot be set here")
         small = np.ones(2**20)                                    # 8 MiB: fine
@@ -318,6 +379,7 @@ def test_the_grader_bounds_its_own_memory():
 
 def test_a_memory_error_in_the_grader_is_that_submissions_grader_error(tmp_path, monkeypatch):
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
     from attnlab.course.stages import read as read_stage
     from attnlab.course.plan import plan_assignment
 
@@ -329,7 +391,7 @@ def test_a_memory_error_in_the_grader_is_that_submissions_grader_error(tmp_path,
     def too_big(path):
         raise MemoryError()
     monkeypatch.setattr(read_stage, "read_notebook", too_big)  # the read stage's own reader
-    r = grading.grade_submission(grading.Submission("s", "01_weighted_averages", folder), plan, grading.Limits(),
+    r = grading.grade_submission(handoff.Submission("s", "01_weighted_averages", folder), plan, handoff.Limits(),
                                  tmp_path, [ck.ROOT])
     assert r.status == "grader error" and "MiB" in r.details[0] and r.score == 0
 

@@ -16,7 +16,7 @@ import re
 import pytest
 
 import coursekit as ck
-from attnlab.checks import _core
+from attnlab.checks import _core, _run
 
 NOUNS = (r"(?:case|entr(?:y|ie)|item|row|column|key|quer(?:y|ie)|token|head|step|layer|array|value|"
          r"dimension|sample|pixel|word|sentence|call|element|mistake|batch(?:e)?|input|output)")
@@ -124,7 +124,7 @@ def test_the_rules_catch_what_they_are_for():
 
 
 def test_success_line_counts_its_cases():
-    spec = _core.CheckSpec(exercise="f", reference=lambda x: x, cases=[_core.Case((1.0,))])
+    spec = _run.CheckSpec(exercise="f", reference=lambda x: x, cases=[_core.Case((1.0,))])
     assert spec.success().endswith("(1 case).")
     spec.cases = [_core.Case((1.0,)), _core.Case((2.0,))]
     assert spec.success().endswith("(2 cases).")
@@ -146,12 +146,12 @@ def test_the_second_run_counter_is_kept_per_check(monkeypatch):
 
 
 def test_in_place_write_is_named_alone():
-    spec = _core.CheckSpec(exercise="f", reference=lambda x: x * 1.0, cases=[_core.Case((1.0,))])
+    spec = _run.CheckSpec(exercise="f", reference=lambda x: x * 1.0, cases=[_core.Case((1.0,))])
     verdict = spec.verdict(0, _core.Outcome(value=1.0, mutated=True))
     assert verdict is not None and "in place" in verdict[0] and "does not look like" not in verdict[0]
 
 
 def test_an_assertion_where_a_valueerror_is_due_is_worded_as_such():
-    spec = _core.CheckSpec(exercise="f", reference=lambda x: x, cases=[_core.Case((1.0,), raises=ValueError)])
+    spec = _run.CheckSpec(exercise="f", reference=lambda x: x, cases=[_core.Case((1.0,), raises=ValueError)])
     message = spec.judge(0, _core.Outcome(error="AssertionError", message="bad shape"))
     assert "raised AssertionError (from an `assert` statement?) where a correct answer raises ValueError" in message

@@ -145,6 +145,7 @@ def test_the_prefix_sums_fail_in_process():
 @pytest.mark.notebooks
 def test_the_grader_charges_only_what_the_recurrence_holds(tmp_path):
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
     a = "06_attention_as_kernel_machine"
@@ -157,8 +158,8 @@ def test_the_grader_charges_only_what_the_recurrence_holds(tmp_path):
         folder = tmp_path / "submitted" / name / a
         folder.mkdir(parents=True)
         (folder / f"{a}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-        subs.append(grading.Submission(name, a, folder))
-    results = {s.student: grading.grade_submission(s, plan, grading.Limits(), tmp_path, [ck.ROOT]) for s in subs}
+        subs.append(handoff.Submission(name, a, folder))
+    results = {s.student: grading.grade_submission(s, plan, handoff.Limits(), tmp_path, [ck.ROOT]) for s in subs}
     try:
         from attnlab.course import warm
         warm.close_pool(tmp_path)

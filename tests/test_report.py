@@ -123,7 +123,7 @@ def test_a_warm_worker_start_is_not_the_submissions_own_time():
 
 def test_the_store_keeps_where_the_time_went(tmp_path):
     from attnlab.course import records
-    from attnlab.course.grading import Result
+    from attnlab.course.stages.handoff import Result
 
     result = Result("ann", "a", "a.ipynb", "graded", 1, 1, seconds=3.0, stages={"warm worker": 2.0, "cells": 0.5})
     (row,) = records.store(tmp_path, [result]).values()
@@ -143,7 +143,7 @@ def test_mistake_names_are_read_from_check_messages():
 
 def test_progress_lines_give_count_rate_and_time_left_and_go_to_the_log(tmp_path):
     from attnlab.course.grade import Progress
-    from attnlab.course.grading import Result
+    from attnlab.course.stages.handoff import Result
 
     log = tmp_path / "autograde" / "grading.log"
     for batch in range(2):
@@ -175,7 +175,7 @@ def test_time_left_follows_the_steady_pace_not_the_warm_up(jobs):
     finish together, then two every 1.4 s. The time left must come from that pace (0.7 s a
     submission), not from the average since the start (which said 3 times too much)."""
     from attnlab.course.grade import Progress
-    from attnlab.course.grading import Result
+    from attnlab.course.stages.handoff import Result
 
     stream = io.StringIO()
     progress = Progress(100, stream=stream, jobs=jobs)

@@ -37,20 +37,22 @@ def plan():
 
 
 def test_each_job_lives_in_its_stage_module():
-    from attnlab.course import grading
+    from attnlab.course.stages import collect, fonts, judge, measure, read, run
 
-    where = {"collect": ["copy_submission", "read_regular", "_find_notebook"],
-             "read": ["read_notebook", "static_findings", "job_cells", "_preload", "clean_text"],
-             "run": ["run_sandbox", "SandboxRun", "_grade_warm", "_clean_env"],
-             "fonts": ["build_font_list", "start_font_list", "_give_font_list"],
-             "measure": ["_measure_outside", "_probe_memory"],
-             "judge": ["judge", "_load_outcome", "_hidden_message", "AnswerBound", "mark_late"]}
-    for stage, names in where.items():
-        for name in names:  # still importable from grading, defined in the stage
-            assert getattr(grading, name).__module__ == f"attnlab.course.stages.{stage}", name
+    where = {collect: ["copy_submission", "read_regular", "_find_notebook"],
+             read: ["read_notebook", "static_findings", "job_cells", "_preload", "clean_text"],
+             run: ["run_sandbox", "warm_worker", "fresh_worker", "sandbox_stages"],
+             fonts: ["build_font_list", "start_font_list", "_give_font_list"],
+             measure: ["_measure_outside", "_probe_memory"],
+             judge: ["judge", "_load_outcome", "_hidden_message", "AnswerBound", "mark_late"]}
+    for module, names in where.items():
+        for name in names:  # defined in the stage, not re-exported from anywhere else
+            assert getattr(module, name).__module__ == module.__name__, name
     tree = ast.parse(GRADING.read_text(encoding="utf-8"))
     defined = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
-    assert defined == ["grade_submission", "_grade_into", "_run_and_judge"]
+    assert defined == ["grade_submission", "_grade_into", "_run_measure_judge"]
+    assert not [n for n in tree.body if isinstance(n, ast.Assign)
+                and any(getattr(t, "id", "") == "__all__" for t in n.targets)], "grading.py re-exports nothing"
 
 
 def test_stage_modules_stay_short():
@@ -125,6 +127,7 @@ def test_the_driver_hands_each_stage_the_previous_ones_record(tmp_path, plan, mo
 @pytest.mark.parametrize("text, status", [("{not json", "malformed notebook"), (None, "missing notebook")])
 def test_a_broken_submission_stops_at_the_stage_that_finds_it(tmp_path, plan, monkeypatch, text, status):
     from attnlab.course import grading
+    from attnlab.course.stages import handoff
     from attnlab.course.stages import collect, read, run
 
     sub = _submission(tmp_path, "bad", text)
@@ -135,7 +138,7 @@ def test_a_broken_submission_stops_at_the_stage_that_finds_it(tmp_path, plan, mo
         got = read.read(collected, plan)
         assert got.nb is None and got.note
     monkeypatch.setattr(run, "prepare", lambda *a, **k: pytest.fail("a broken submission reached the sandbox"))
-    result = grading.grade_submission(sub, plan, grading.Limits(), tmp_path, [Path(ck.ROOT)])
+    result = grading.grade_submission(sub, plan, handoff.Limits(), tmp_path, [Path(ck.ROOT)])
     assert result.status == status and result.score == 0
     assert result.details == [collected.missing if text is None else got.note]
 

@@ -10,6 +10,8 @@ import pytest
 
 import coursekit as ck
 from attnlab.course import boundary, grading, warm
+from attnlab.course.stages import run as run_stage
+from attnlab.course.stages import handoff
 from attnlab.course.plan import plan_assignment
 
 A = "01_weighted_averages"
@@ -55,7 +57,7 @@ def _submit(tmp_path, name: str, extra: str):
     folder = tmp_path / name
     folder.mkdir()
     (folder / f"{A}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
-    return grading.Submission(name, A, folder)
+    return handoff.Submission(name, A, folder)
 
 
 @pytest.fixture
@@ -73,7 +75,7 @@ def test_nothing_of_one_submission_reaches_the_next(tmp_path, warm_on):
     plan = plan_assignment(ck.ROOT, A)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    limits = grading.Limits(notebook_seconds=240)
+    limits = handoff.Limits(notebook_seconds=240)
     try:
         first = grading.grade_submission(_submit(tmp_path, "a", LEAVE), plan, limits, scratch, [ck.ROOT])
         pool = warm.pool_for(scratch)
@@ -112,7 +114,7 @@ def test_warm_and_fresh_sandboxes_agree(tmp_path, monkeypatch):
         scratch.mkdir()
         try:
             results[mode] = [grading.grade_submission(_submit(tmp_path, f"{mode}{i}", extra), plan,
-                                                      grading.Limits(), scratch, [ck.ROOT])
+                                                      handoff.Limits(), scratch, [ck.ROOT])
                              for i, extra in enumerate(["x = 1", wrong, "import os\nos._exit(3)"])]
         finally:
             warm.close_pool(scratch)
@@ -132,23 +134,23 @@ def test_memory_probes_are_children_of_the_warm_worker(tmp_path, warm_on, monkey
     folder.mkdir()
     nb = ck.completed_student_notebook("08_efficient_attention")
     (folder / "08_efficient_attention.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    from attnlab.course.stages import measure as measure_stage, run as run_stage
+
     runs = []
-    real = grading.run_sandbox
+    real = run_stage.run_sandbox
 
     def spy(job_dir, job, *args, **kwargs):
         run = real(job_dir, job, *args, **kwargs)
         runs.append((bool(job.get("probe")), kwargs.get("zygote") is not None, run.peak, run.how))
         return run
 
-    from attnlab.course.stages import measure as measure_stage, run as run_stage
-
     monkeypatch.setattr(run_stage, "run_sandbox", spy)      # the main run
     monkeypatch.setattr(measure_stage, "run_sandbox", spy)  # the memory probes
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     try:
-        result = grading.grade_submission(grading.Submission("s", "08_efficient_attention", folder), plan,
-                                          grading.Limits(), scratch, [ck.ROOT])
+        result = grading.grade_submission(handoff.Submission("s", "08_efficient_attention", folder), plan,
+                                          handoff.Limits(), scratch, [ck.ROOT])
     finally:
         warm.close_pool(scratch)
     probes = [r for r in runs if r[0]]
@@ -181,9 +183,9 @@ def test_no_keyring_reaches_the_next_submission(tmp_path, warm_on):
     scratch.mkdir()
     try:
         first = grading.grade_submission(_submit(tmp_path, "a", "MODE = 'write'\n" + KEYRING), plan,
-                                         grading.Limits(), scratch, [ck.ROOT])
+                                         handoff.Limits(), scratch, [ck.ROOT])
         second = grading.grade_submission(_submit(tmp_path, "b", "MODE = 'read'\n" + KEYRING), plan,
-                                          grading.Limits(), scratch, [ck.ROOT])
+                                          handoff.Limits(), scratch, [ck.ROOT])
     finally:
         warm.close_pool(scratch)
     import errno

@@ -162,7 +162,8 @@ def prefix_matching_score(weights: np.ndarray, period: int) -> float:
 
     Returns:
         The weight on the token after the previous occurrence of the current one, averaged over
-        the positions whose token has occurred before and over any leading axes (a float).
+        the positions ``t >= period`` (those with a previous occurrence one period back; a chance
+        repeat inside the first period is not counted) and over any leading axes (a float).
     """
     weights = _weights(weights)
     L = weights.shape[-1]

@@ -20,7 +20,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..checks._core import Case, Mistake, run_check
+from ..checks._core import Case, Mistake
+from ..checks._run import run_check
 
 
 def _standard_namespace() -> dict:

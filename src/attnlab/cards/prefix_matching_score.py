@@ -1,5 +1,5 @@
 """prefix_matching_score (notebook 12): how much a head attends to the token after the previous
-occurrence of the current one, averaged over the positions whose token has occurred before."""
+occurrence of the current one (one period back), averaged over the positions t >= period."""
 from __future__ import annotations
 
 from .. import learned as _ref
@@ -17,7 +17,7 @@ CARD = Card(
         shapes="weights (..., L, L): one head's attention weights; the sequence repeats with "
                "period 1 <= period < L",
         returns="a float: the weight on the token after the previous occurrence of the current "
-                "one, averaged over the positions whose token has occurred before and the leading axes"),
+                "one (one period back), averaged over the positions t >= period and the leading axes"),
     mistakes=[
         Mistake(
             "the period off by one: weights[t, t-period] (the previous occurrence itself, not the token after it)",

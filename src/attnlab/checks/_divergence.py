@@ -279,30 +279,35 @@ def diverge(fn: Any, invoke: Callable[..., Any], reference_module: Callable[[], 
 # The reference classes of the module checks (imported lazily: torch only when a check fails).
 
 def self_attention_class():
+    # (imported here: attnlab.torch loads torch, and only a failed check needs the reference class)
     from ..torch.self_attention import SelfAttention
 
     return SelfAttention
 
 
 def multi_head_attention_class():
+    # (imported here: attnlab.torch loads torch, and only a failed check needs the reference class)
     from ..torch.multi_head import MultiHeadAttention
 
     return MultiHeadAttention
 
 
 def encoder_layer_class():
+    # (imported here: attnlab.torch loads torch, and only a failed check needs the reference class)
     from ..torch.transformer import TransformerEncoderLayer
 
     return TransformerEncoderLayer
 
 
 def decoder_layer_class():
+    # (imported here: attnlab.torch loads torch, and only a failed check needs the reference class)
     from ..torch.transformer import TransformerDecoderLayer
 
     return TransformerDecoderLayer
 
 
 def channel_attention_class():
+    # (imported here: attnlab.torch loads torch, and only a failed check needs the reference class)
     from ..torch.images import ChannelAttention
 
     return ChannelAttention

@@ -24,6 +24,8 @@ import time
 import tracemalloc
 from typing import Any, Callable
 
+from ._core import _to_numpy
+
 CHILD_TIMEOUT = 120.0  # seconds; the call itself is a few seconds at most
 
 
@@ -87,7 +89,6 @@ def _child(fn: Callable[[], Any], write_fd: int, warmup: Callable[[], Any] | Non
             # library code faulted in for the first time in this child is file-backed memory,
             # not the call's data: take it out (it only grows during the call)
             grown_file = max(_status_kib("RssFile") - base_file, 0)
-            from ._core import _to_numpy
             payload = ("ok", _to_numpy(value), max(_status_kib("VmHWM") - base - grown_file, 0) * 1024)
         except Exception as exc:  # the learner's own error, reported by name
             payload = ("error", type(exc).__name__, str(exc))

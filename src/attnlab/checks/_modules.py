@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from . import _divergence
 from ._core import CheckRaised
 
 
@@ -67,8 +68,6 @@ def run_eval(module: Any, forward: Callable[[Any], Any], name: str) -> Any:
     """``forward(module)`` in eval mode and without gradients, run four times with different
     random seeds; different results mean dropout (or other randomness) that stays on in eval mode."""
     import torch
-
-    from . import _divergence
 
     module.eval()
     if (capture := _divergence.captured()) is not None:  # the divergence finder builds the module

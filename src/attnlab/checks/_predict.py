@@ -17,7 +17,7 @@ and a catalogue of :class:`WrongPrediction` s. Kinds:
 
 ``None`` means "not answered yet" and scores 0.
 
-Predictions are graded like every exercise, through :func:`attnlab.checks._core.run_check`, so
+Predictions are graded like every exercise, through :func:`attnlab.checks._run.run_check`, so
 they work split across the course grader's two processes: the sandbox reads the learner's value
 with :func:`read_prediction` (a module-level ``invoke``) into plain numbers, and the trusted
 grader judges those numbers.
@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Case, Mistake, Outcome, feedback_level, run_check
+from ._core import Case, Mistake, Outcome, feedback_level
+from ._run import run_check
 
 KINDS = ("number", "choice", "shape", "indices")
 

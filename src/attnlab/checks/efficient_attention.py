@@ -1,4 +1,4 @@
-"""Checks of notebook 08, efficient_attention, from its cards (:mod:`attnlab.cards`):
+"""Checks of notebook 08, efficient_attention: what its cards (:mod:`attnlab.cards`) share:
 ``merge_softmax_stats``, ``online_softmax_update``, ``tiled_attention``, ``weights_from_logsumexp``,
 ``tiled_attention_backward`` and three predict-then-run questions.
 
@@ -117,29 +117,4 @@ def backward_memory_verdict(peak: int, how: str, Q, K, V, output, logsumexp, gra
 invoke_backward_measuring_memory.measured_outside = (call_backward, backward_memory_verdict)
 
 
-# The cards import the machinery above: they come last.
-from ..cards.merge_softmax_stats import check_merge_softmax_stats, check_merge_softmax_stats_empty  # noqa: E402
-from ..cards.online_softmax_update import (  # noqa: E402
-    check_online_softmax_update, check_online_softmax_update_masked,
-)
-from ..cards.prediction_causal_tiles import check_prediction_causal_tiles  # noqa: E402
-from ..cards.prediction_dk_sum import check_prediction_dk_sum  # noqa: E402
-from ..cards.prediction_score_memory_gib import check_prediction_score_memory_gib  # noqa: E402
-from ..cards.tiled_attention import (  # noqa: E402
-    check_tiled_attention, check_tiled_attention_causal, check_tiled_attention_memory,
-)
-from ..cards.tiled_attention_backward import (  # noqa: E402
-    check_tiled_attention_backward, check_tiled_attention_backward_causal,
-    check_tiled_attention_backward_memory,
-)
-from ..cards.weights_from_logsumexp import check_weights_from_logsumexp  # noqa: E402
-
-__all__ = [
-    "MEMORY_FRACTION", "TooMuchMemory", "backward_memory_verdict", "call_backward", "call_tiled",
-    "check_merge_softmax_stats", "check_merge_softmax_stats_empty", "check_online_softmax_update",
-    "check_online_softmax_update_masked", "check_prediction_causal_tiles", "check_prediction_dk_sum",
-    "check_prediction_score_memory_gib", "check_tiled_attention", "check_tiled_attention_backward",
-    "check_tiled_attention_backward_causal", "check_tiled_attention_backward_memory",
-    "check_tiled_attention_causal", "check_tiled_attention_memory", "check_weights_from_logsumexp",
-    "invoke_backward_measuring_memory", "invoke_measuring_memory", "memory_verdict", "qkv", "stats_of",
-]
+__all__ = ["MEMORY_FRACTION", "TooMuchMemory", "backward_memory_verdict", "call_backward", "call_tiled", "invoke_backward_measuring_memory", "invoke_measuring_memory", "memory_verdict", "qkv", "stats_of"]

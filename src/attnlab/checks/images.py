@@ -1,4 +1,4 @@
-"""Checks of notebook 10, attention_on_images, from its cards (:mod:`attnlab.cards`), and the
+"""Checks of notebook 10, attention_on_images: what its cards (:mod:`attnlab.cards`) share, and the
 machinery of the ChannelAttention card: the check's own exceptions about the learner's class, how
 the class is built with known weights (``invoke_channel_attention``), and the numpy variants its
 mistakes compute."""
@@ -98,19 +98,4 @@ def _ca_swapped(*args):
     return s, Y
 
 
-from ..cards.ChannelAttention import check_channel_attention  # noqa: E402
-from ..cards.image_to_tokens import check_image_to_tokens  # noqa: E402
-from ..cards.patchify import check_patchify  # noqa: E402
-from ..cards.positional_encoding_2d import check_positional_encoding_2d  # noqa: E402
-from ..cards.prediction_receptive_field import check_prediction_receptive_field  # noqa: E402
-from ..cards.prediction_shuffled_output import check_prediction_shuffled_output  # noqa: E402
-from ..cards.spatial_self_attention import (  # noqa: E402
-    check_spatial_self_attention, check_spatial_self_attention_batched,
-)
-from ..cards.tokens_to_image import check_tokens_to_image  # noqa: E402
-
-__all__ = [
-    "check_channel_attention", "check_image_to_tokens", "check_patchify", "check_positional_encoding_2d",
-    "check_prediction_receptive_field", "check_prediction_shuffled_output", "check_spatial_self_attention",
-    "check_spatial_self_attention_batched", "check_tokens_to_image", "invoke_channel_attention",
-]
+__all__ = ["invoke_channel_attention"]

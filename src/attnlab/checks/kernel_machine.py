@@ -1,4 +1,4 @@
-"""Checks of notebook 06, attention_as_kernel_machine, from its cards (:mod:`attnlab.cards`).
+"""Checks of notebook 06, attention_as_kernel_machine: what its cards (:mod:`attnlab.cards`) share.
 
 Exercises: ``gaussian_attention_weights``, ``nadaraya_watson``, ``fit_bandwidth``,
 ``kernel_ridge_fit`` / ``kernel_ridge_predict``, ``linear_attention``,
@@ -137,26 +137,3 @@ def recurrent_memory_verdict(peak: int, how: str, Q, K, V, feature_map) -> str |
 
 invoke_recurrent_measuring_memory.measured_outside = (invoke_numpy, recurrent_memory_verdict)
 invoke_recurrent_measuring_memory.measures_case = _long_recurrence
-
-
-# ---------------------------------------------------------------------------------------------
-# The checks, from the cards (imported last: the linear-attention cards import the names above)
-
-from ..cards.fit_bandwidth import check_fit_bandwidth, check_fit_bandwidth_candidates  # noqa: E402
-from ..cards.gaussian_attention_weights import (  # noqa: E402
-    check_gaussian_attention_weights, check_gaussian_attention_weights_stable,
-)
-from ..cards.kernel_ridge_fit import check_kernel_ridge_fit  # noqa: E402
-from ..cards.kernel_ridge_predict import check_kernel_ridge_predict  # noqa: E402
-from ..cards.linear_attention import check_linear_attention, check_linear_attention_causal  # noqa: E402
-from ..cards.linear_attention_recurrent import check_linear_attention_recurrent  # noqa: E402
-from ..cards.nadaraya_watson import check_nadaraya_watson  # noqa: E402
-from ..cards.prediction_first_output import check_prediction_first_output  # noqa: E402
-from ..cards.prediction_gradient_decay import check_prediction_gradient_decay  # noqa: E402
-
-__all__ = [
-    "check_fit_bandwidth", "check_fit_bandwidth_candidates", "check_gaussian_attention_weights",
-    "check_gaussian_attention_weights_stable", "check_kernel_ridge_fit", "check_kernel_ridge_predict",
-    "check_linear_attention", "check_linear_attention_causal", "check_linear_attention_recurrent",
-    "check_nadaraya_watson", "check_prediction_first_output", "check_prediction_gradient_decay",
-]

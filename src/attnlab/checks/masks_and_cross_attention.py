@@ -1,4 +1,4 @@
-"""Checks of notebook 04, masks_and_cross_attention, from its cards (:mod:`attnlab.cards`).
+"""Checks of notebook 04, masks_and_cross_attention: what its cards (:mod:`attnlab.cards`) share.
 
 Exercises: ``causal_mask``, ``padding_mask``, ``masked_softmax``, ``cross_attention``, and two
 predict-then-run questions. Each card holds its cases, checks and mistakes; this module holds
@@ -43,20 +43,3 @@ def range_case(rng, shape) -> Case:
     mask[..., 1] = True   # ... and an allowed one
     scores = np.where(mask, sign * 1e4 + rng.normal(size=shape) * 2, 3e4)
     return Case((scores, mask), why="scores of +-1e4, masked keys holding each row's largest score")
-
-
-# ---------------------------------------------------------------------------------------------
-# The checks, from the cards (imported last: the cards import the machinery above)
-
-from ..cards.causal_mask import check_causal_mask  # noqa: E402
-from ..cards.cross_attention import check_cross_attention, check_cross_attention_masked  # noqa: E402
-from ..cards.masked_softmax import check_masked_softmax, check_masked_softmax_fully_masked  # noqa: E402
-from ..cards.padding_mask import check_padding_mask  # noqa: E402
-from ..cards.prediction_empty_rows import check_prediction_empty_rows  # noqa: E402
-from ..cards.prediction_unflipped_keys import check_prediction_unflipped_keys  # noqa: E402
-
-__all__ = [
-    "check_causal_mask", "check_cross_attention", "check_cross_attention_masked",
-    "check_masked_softmax", "check_masked_softmax_fully_masked", "check_padding_mask",
-    "check_prediction_empty_rows", "check_prediction_unflipped_keys",
-]

@@ -1,4 +1,4 @@
-"""Checks of notebook 05, multi_head_attention, from its cards (:mod:`attnlab.cards`), and what
+"""Checks of notebook 05, multi_head_attention: what its cards (:mod:`attnlab.cards`) share, and what
 the module's card shares with the checks: how a check builds and runs a learner's
 ``MultiHeadAttention`` (:func:`invoke_module`) to compare it with :func:`module_reference`.
 
@@ -101,23 +101,3 @@ def module_reference(X_q, X_kv, num_heads, mask, W_q, W_k, W_v, W_o,
     allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
     weights = _masks.masked_softmax(scores, allowed)
     return _ref.merge_heads(weights @ V) @ W_o + b_o, weights
-
-
-# ---------------------------------------------------------------------------------------------
-# The checks, from the cards (imported last: the cards import the machinery above)
-
-from ..cards.MultiHeadAttention import check_mha_module, check_mha_module_bias_mask  # noqa: E402
-from ..cards.merge_heads import check_merge_heads  # noqa: E402
-from ..cards.merge_value_output import check_merge_value_output  # noqa: E402
-from ..cards.multi_head_attention import (  # noqa: E402
-    check_multi_head_attention, check_multi_head_attention_masked,
-)
-from ..cards.prediction_params_h1 import check_prediction_params_h1  # noqa: E402
-from ..cards.prediction_params_h8 import check_prediction_params_h8  # noqa: E402
-from ..cards.split_heads import check_split_heads  # noqa: E402
-
-__all__ = [
-    "check_merge_heads", "check_merge_value_output", "check_mha_module", "check_mha_module_bias_mask",
-    "check_multi_head_attention", "check_multi_head_attention_masked", "check_prediction_params_h1",
-    "check_prediction_params_h8", "check_split_heads",
-]

@@ -1,4 +1,4 @@
-"""Checks of notebook 07, rnn_translation_with_attention, from its cards (:mod:`attnlab.cards`),
+"""Checks of notebook 07, rnn_translation_with_attention: what its cards (:mod:`attnlab.cards`) share,
 and what the cards share.
 
 The torch exercises are classes. Each check builds the learner's class with the constructor of
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..masks import masked_softmax as _masked_softmax
+from ..toylang import EOS
 from ._core import CheckRaised
 from ._modules import materialise, run_eval, weight_shape
 
@@ -182,6 +183,7 @@ class DecoderSpec:
 
     def attention_module(self):
         """The reference attention module (float64), with its weights."""
+        # (imported here: attnlab.torch loads torch, which numpy-only notebooks never import)
         from ..torch.seq2seq import make_attention
 
         attention = make_attention(self.attention, self.hidden_dim, self.key_dim, self.attn_hidden).double()
@@ -190,6 +192,7 @@ class DecoderSpec:
 
     def reference(self):
         """The reference decoder (float64), with its weights."""
+        # (imported here: attnlab.torch loads torch, which numpy-only notebooks never import)
         from ..torch.seq2seq import AttentionDecoder
 
         decoder = AttentionDecoder(self.vocab_size, self.emb_dim, self.hidden_dim, self.key_dim,
@@ -251,7 +254,7 @@ class ModelSpec:
     def build(self):
         import torch
 
-        from ..toylang import EOS
+        # (imported here: attnlab.torch loads torch, which numpy-only notebooks never import)
         from ..torch.seq2seq import Seq2Seq
 
         model = Seq2Seq(self.src_vocab, self.tgt_vocab, emb_dim=4, enc_hidden=3, dec_hidden=6,
@@ -268,23 +271,6 @@ def invoke_greedy(fn, model, src, src_mask, max_len):
 
 
 # ---------------------------------------------------------------------------------------------
-# The checks, from the cards (imported last: the cards import the machinery above)
 
-from ..cards.AdditiveAttention import check_additive_attention, check_additive_attention_mask  # noqa: E402
-from ..cards.AttentionDecoder import check_decoder_step, check_decoder_step_luong  # noqa: E402
-from ..cards.MultiplicativeAttention import (  # noqa: E402
-    check_multiplicative_attention, check_multiplicative_attention_mask,
-)
-from ..cards.alignment_accuracy import check_alignment_accuracy, check_alignment_accuracy_batched  # noqa: E402
-from ..cards.greedy_decode import check_greedy_decode, check_greedy_decode_eos  # noqa: E402
-from ..cards.prediction_clitic_peak import check_prediction_clitic_peak  # noqa: E402
-from ..cards.prediction_decode_shape import check_prediction_decode_shape  # noqa: E402
 
-__all__ = [
-    "DecoderSpec", "ModelSpec", "check_additive_attention", "check_additive_attention_mask",
-    "check_alignment_accuracy", "check_alignment_accuracy_batched", "check_decoder_step",
-    "check_decoder_step_luong", "check_greedy_decode", "check_greedy_decode_eos",
-    "check_multiplicative_attention", "check_multiplicative_attention_mask",
-    "check_prediction_clitic_peak", "check_prediction_decode_shape", "invoke_additive",
-    "invoke_decoder_step", "invoke_greedy", "invoke_multiplicative",
-]
+__all__ = ["DecoderSpec", "ModelSpec", "invoke_additive", "invoke_decoder_step", "invoke_greedy", "invoke_multiplicative"]

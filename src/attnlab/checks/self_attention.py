@@ -1,4 +1,4 @@
-"""Checks of notebook 03, self_attention, from its cards (:mod:`attnlab.cards`), and what the cards
+"""Checks of notebook 03, self_attention: what its cards (:mod:`attnlab.cards`) share, and what the cards
 share: the inputs of a self-attention layer, and how a check builds and runs a learner's
 ``SelfAttention`` module (:func:`invoke_module`) to compare it with :func:`module_reference`.
 
@@ -109,22 +109,3 @@ def _agrees(result, expected) -> bool:
                         rtol=1e-6, atol=1e-8, equal_nan=True) for r, e in zip(result, expected))
     except (TypeError, ValueError, RuntimeError):
         return False
-
-
-# ---------------------------------------------------------------------------------------------
-# The checks, from the cards (imported last: the cards import the machinery above)
-
-from ..cards.SelfAttention import (  # noqa: E402
-    check_self_attention_module, check_self_attention_module_mask,
-)
-from ..cards.absorb_bias import check_absorb_bias  # noqa: E402
-from ..cards.append_ones import check_append_ones, check_append_ones_batched  # noqa: E402
-from ..cards.prediction_dog_output import check_prediction_dog_output  # noqa: E402
-from ..cards.prediction_parameter_count import check_prediction_parameter_count  # noqa: E402
-from ..cards.self_attention import check_self_attention, check_self_attention_batched  # noqa: E402
-
-__all__ = [
-    "check_absorb_bias", "check_append_ones", "check_append_ones_batched",
-    "check_prediction_dog_output", "check_prediction_parameter_count", "check_self_attention",
-    "check_self_attention_batched", "check_self_attention_module", "check_self_attention_module_mask",
-]

@@ -1,4 +1,4 @@
-"""Checks of notebook 09, transformer, from its cards (:mod:`attnlab.cards`), and what the cards
+"""Checks of notebook 09, transformer: what its cards (:mod:`attnlab.cards`) share, and what the cards
 share.
 
 The layers are classes: each check builds the learner's class with the stub's constructor,
@@ -64,6 +64,7 @@ class LayerSpec:
 
     def reference(self):
         """The library's layer (float64, eval mode) with the seeded weights."""
+        # (imported here: attnlab.torch loads torch, which numpy-only notebooks never import)
         from ..torch.transformer import TransformerDecoderLayer, TransformerEncoderLayer
 
         cls = TransformerEncoderLayer if self.kind == "encoder" else TransformerDecoderLayer
@@ -222,6 +223,7 @@ class TranslatorSpec:
                 f"{self.positions} positions and known weights")
 
     def build(self):
+        # (imported here: attnlab.torch loads torch, which numpy-only notebooks never import)
         from ..torch.transformer import TransformerSeq2Seq
 
         model = TransformerSeq2Seq(self.src_vocab, self.tgt_vocab, d_model=self.d_model, num_heads=self.num_heads,
@@ -298,23 +300,3 @@ def invoke_decode(fn, model: TranslatorSpec, src, src_mask, max_len):
     """Call ``fn(model, src, src_mask, max_len)`` on the model ``TranslatorSpec`` describes,
     with the mechanism watched (:func:`_watched`)."""
     return _watched(fn, model, src, src_mask, max_len)
-
-
-# ---------------------------------------------------------------------------------------------
-# The checks, from the cards (imported last: the cards import the machinery above)
-
-from ..cards.TransformerDecoderLayer import check_decoder_layer, check_decoder_layer_mask  # noqa: E402
-from ..cards.TransformerEncoderLayer import check_encoder_layer, check_encoder_layer_mask  # noqa: E402
-from ..cards.decode_with_cache import check_decode_with_cache, check_decode_with_cache_positions  # noqa: E402
-from ..cards.prediction_offset_dot import check_prediction_offset_dot  # noqa: E402
-from ..cards.prediction_reversed_sentence import check_prediction_reversed_sentence  # noqa: E402
-from ..cards.sinusoidal_positional_encoding import (  # noqa: E402
-    check_sinusoidal_positional_encoding, check_sinusoidal_positional_encoding_odd,
-)
-
-__all__ = [
-    "check_decode_with_cache", "check_decode_with_cache_positions", "check_decoder_layer",
-    "check_decoder_layer_mask", "check_encoder_layer", "check_encoder_layer_mask",
-    "check_prediction_offset_dot", "check_prediction_reversed_sentence",
-    "check_sinusoidal_positional_encoding", "check_sinusoidal_positional_encoding_odd",
-]

@@ -29,6 +29,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import attnlab
+
 ENV = "ATTNLAB_ISOLATION"
 # Benchmarks only (benchmarks/bench_grading.py measures what the cap costs): "1" leaves every job
 # folder on disk, as on a host where the grader is not root. It is read from the grader's own
@@ -115,8 +117,6 @@ def _probe() -> Isolation:
 
 def _readonly_roots() -> list[str]:
     """What the sandbox must read: the interpreter, the virtualenv, the attnlab package."""
-    import attnlab
-
     roots = {os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix),
              os.path.realpath(os.path.dirname(attnlab.__file__))}
     exe = os.path.realpath(sys.executable)
@@ -202,6 +202,7 @@ class Cgroup:
 
     def __init__(self, memory_bytes: int, tasks: int = TASKS_MAX) -> None:
         self.paths: list[Path] = []
+        self._peak_fd: int | None = None  # cgroup v2: the descriptor whose peak reset_peak reset
         name = f"attnlab-{uuid.uuid4().hex[:12]}"
         try:
             v2 = Path("/sys/fs/cgroup")
@@ -257,6 +258,45 @@ class Cgroup:
                     return int((p / name).read_text())
                 except (OSError, ValueError):
                     continue
+        return None
+
+    def reset_peak(self) -> int | None:
+        """Start counting the cgroup's peak from now (every process in it, summed) and return
+        its usage now, the baseline; None where the peak cannot be reset (cgroup v2 before Linux
+        6.12) or there is no cgroup."""
+        for p in self.paths:
+            try:
+                if (p / "memory.max_usage_in_bytes").is_file():  # v1: writing 0 resets it
+                    (p / "memory.max_usage_in_bytes").write_text("0")
+                    return int((p / "memory.usage_in_bytes").read_text())
+                if (p / "memory.peak").is_file():  # v2: a write resets the peak this descriptor reads
+                    fd = os.open(p / "memory.peak", os.O_RDWR)
+                    try:
+                        os.write(fd, b"reset\n")
+                    except OSError:
+                        os.close(fd)
+                        return None
+                    self._peak_fd = fd
+                    return int((p / "memory.current").read_text())
+            except (OSError, ValueError):
+                return None
+        return None
+
+    def peak(self) -> int | None:
+        """The cgroup's peak usage since :meth:`reset_peak` (None: not reset, or unreadable)."""
+        fd = self._peak_fd
+        try:
+            if fd is not None:
+                return int(os.pread(fd, 64, 0))
+            for p in self.paths:
+                if (p / "memory.max_usage_in_bytes").is_file():
+                    return int((p / "memory.max_usage_in_bytes").read_text())
+        except (OSError, ValueError):
+            return None
+        finally:
+            if fd is not None:
+                os.close(fd)
+                self._peak_fd = None
         return None
 
     def oom_killed(self) -> bool:
@@ -368,3 +408,16 @@ def space_full(folder: Path) -> bool:
     except OSError:
         return False
     return st.f_bavail * st.f_frsize < 2**20 or st.f_favail < 16
+
+
+def clean_env(work: str, tmp: str) -> dict:
+    """The environment a sandbox starts with: nothing of the grader's own, its home and temporary
+    folders ``work`` and ``tmp``, one thread per numerical library, nbgrader's execution flag."""
+    env = {
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/local/bin:/usr/bin:/bin",
+        "HOME": work, "MPLCONFIGDIR": os.path.join(tmp, ".matplotlib"), "IPYTHONDIR": os.path.join(tmp, ".ipython"),
+        "NBGRADER_EXECUTION": "autograde", "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0",
+        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+        "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8", "TMPDIR": tmp,
+    }
+    return env

@@ -13,10 +13,12 @@ from pathlib import Path
 sys.modules.setdefault("rfc3987_syntax", None)
 
 from . import grade as _grade
-from . import hosted as _hosted
+from . import gradescope as _gradescope
+from . import lms, report, shards, warm
+from . import prairielearn as _prairielearn
 from . import release as _release
 from .escape import shown
-from .grading import Limits
+from .stages.handoff import Limits
 
 DEFAULT_JOBS = 2  # the Makefile's JOBS; tests/test_course_tools.py keeps the two equal
 
@@ -90,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                                     "submission not simply graded, from the gradebook and the last "
                                     "grading runs."))
     r.add_argument("--output", "-o", help="folder for index.html and its PNGs (default: autograde/report/)")
-    _hosted.add_export_parsers(sub)  # export-gradescope, export-prairielearn
+    _gradescope.add_export_parser(sub)  # export-gradescope
+    _prairielearn.add_export_parser(sub)  # export-prairielearn
     args = parser.parse_args(argv)
     # nbgrader's gradebook runs `alembic` from PATH when it creates a database.
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
@@ -106,8 +109,6 @@ def main(argv: list[str] | None = None) -> int:
         _release.release(root, args.assignments or None, progress=progress)
         return 0
     if args.command == "export":
-        from . import lms
-
         try:
             path, n, flagged = lms.export(root, args.format, Path(args.output),
                                           Path(args.roster) if args.roster else None,
@@ -125,15 +126,11 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {shown(student)!r} {shown(assignment)}: {shown(status)}", file=sys.stderr)
         return 0
     if args.command == "report":
-        from . import report
-
         print(f"wrote {report.write_report(root, Path(args.output) if args.output else None)}")
         return 0
     if args.command == "merge":
-        from . import shards
-
         try:
-            out = shards.merge(root, csv=args.csv)
+            out = _grade.merge_shards(root, csv=args.csv)
         except shards.ShardError as exc:
             raise SystemExit(f"error: cannot merge: {exc}") from None
         print(f"wrote {_grade._rel(out, root)}, feedback in autograde/feedback/")
@@ -145,8 +142,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.grader_memory < 512:
         parser.error(f"--grader-memory: expected at least 512 (MiB), got {args.grader_memory}")
     if args.cold:
-        from . import warm
-
         os.environ[warm.ENV] = "0"
     limits = Limits(notebook_seconds=args.timeout, cell_seconds=min(args.cell_timeout, args.timeout),
                     memory_mib=args.memory, grader_mib=args.grader_memory)
@@ -156,8 +151,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _shard(text: str):
-    from . import shards
-
     try:
         return shards.parse_shard(text)
     except ValueError as exc:

@@ -678,6 +678,8 @@ def rank(exercise: str) -> int | None:
     if exercise in _RANK:
         return _RANK[exercise]
     try:
+        # (imported here: it imports every card's module, the sandbox imports this one before the
+        # learner's cells, and only an exercise missing from _RANK needs a card)
         from attnlab.cards import card
 
         c = card(exercise)

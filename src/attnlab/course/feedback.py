@@ -93,6 +93,8 @@ import json as _json
 import re as _re
 from pathlib import Path as _Path
 
+from .mathjax import localise_html_file
+
 WRAP_CSS = """<style type="text/css">
 /* attnlab: long check messages and tracebacks wrap instead of running off the box */
 div.output_area pre, div.output_subarea pre, div.output_text pre, pre {
@@ -150,8 +152,6 @@ def polish_feedback(root: _Path, assignment: str, pages: list[_Path] | None = No
     names in the summary, wrapped lines, and MathJax from disk (one copy in
     ``autograde/feedback/.mathjax/``, loaded by a relative URL) so equations are typeset with no
     network. Student ids are data: folders are listed, never matched as patterns."""
-    from .mathjax import localise_html_file
-
     feedback = root / "autograde" / "feedback"
     labels: dict[str, str] = {}
     for source in sorted((root / "solutions" / assignment).glob("*.ipynb")):

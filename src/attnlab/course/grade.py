@@ -11,16 +11,22 @@ from __future__ import annotations
 import contextlib
 import csv as csv_module
 import os
+import shutil
 import sys
 import tempfile
 import time
 from collections import Counter
+from types import SimpleNamespace
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import boundary, escape, preflight, records, secret, warm
-from .grading import (Limits, Result, Submission, grade_submission, grader_memory_bound, mark_late,
-                      font_list_folder, read_timestamp, start_font_list)
+from . import boundary, escape, preflight, records, secret, shards, warm
+from .escape import shown
+from .stages.fonts import font_list_folder, start_font_list
+from .stages.handoff import Limits, Result, Submission, grader_memory_bound
+from .stages.judge import mark_late
+from .stages.read import read_timestamp
+from .grading import grade_submission
 from .stages.collect import refused_link
 from .stages.judge import _grader_error
 from .stages.render import write_feedback
@@ -359,8 +365,6 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
     """``grade --shard I/N``: the shard's share of ``subs``, graded as ``_grade`` grades them, with
     everything written under the shard's own folder (its copy of the gradebook, rows, autograded
     notebooks, feedback pages, log); ``attnlab-course merge`` joins the shards."""
-    from . import shards
-
     mine = [s for s in subs if shard.owns(s.student, s.assignment)]
     todo = sorted({s.assignment for s in mine})
     base, release_id = shards.prepare(root, shard)
@@ -390,6 +394,7 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
                            for s in mine]
                 apply_due_dates(root, db_url)
                 duedates = {a: _duedate(db_url, a) for a in todo}
+                # (imported here: late imports nbgrader, slow to import, and only grading needs it)
                 from . import late
 
                 late_plugin = late.load(root)
@@ -456,3 +461,60 @@ def _rel(path: Path, root: Path) -> str:
         return str(path.relative_to(root))
     except ValueError:
         return str(path)
+
+
+def merge_shards(root: Path, csv: str = "autograde/grades.csv") -> Path:
+    """Join the shards of the current release into the course's gradebook, autograded notebooks,
+    feedback, grading store and CSV."""
+    # (imported here: nbgrader is slow to import, and only merging needs it in this module)
+    from nbgrader.api import Gradebook
+
+    # (imported here: feedback imports nbgrader too)
+    from .feedback import polish_feedback
+
+    root = Path(root)
+    entries, release_id, count = shards.collect(root)
+    db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
+    todo = sorted({e["row"]["assignment"] for _, e in entries})
+    missing = [a for a in todo if not _in_gradebook(db_url, a)]
+    if missing:
+        release(root, missing)
+    apply_due_dates(root, db_url)
+    pages: dict[str, list[Path]] = {a: [] for a in todo}
+    with Gradebook(db_url) as gb:
+        for folder, e in entries:
+            row = e["row"]
+            student, assignment = row["student_id"], row["assignment"]
+            result = SimpleNamespace(
+                student=student, assignment=assignment, timestamp=row.get("timestamp") or "",
+                late_penalty=e.get("late_penalty", 0.0),
+                cells=[SimpleNamespace(grade_id=g, score=s) for g, s in e["scores"].items()])
+            records.record_in_gradebook(gb, result, row["notebook"][: -len(".ipynb")])
+            for kind in ("autograded", "feedback"):
+                src = folder / kind / student / assignment
+                if src.is_dir() and not src.is_symlink():
+                    dest = root / "autograde" / kind / student / assignment
+                    shutil.copytree(src, dest, dirs_exist_ok=True)
+                    if kind == "feedback":
+                        pages[assignment] += sorted(dest / p.name for p in src.iterdir() if p.suffix == ".html")
+    for assignment in todo:
+        try:
+            polish_feedback(root, assignment, pages[assignment])
+        except Exception as exc:  # noqa: BLE001 - as `grade` does
+            print(shown(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}"), file=sys.stderr)
+    graded = {(e["row"]["student_id"], e["row"]["assignment"]) for _, e in entries}
+    left = sorted(f"{shown(s.student)}/{shown(s.assignment)}" for s in discover(root, todo, None)[0]
+                  if (s.student, s.assignment) not in graded)
+    if left:  # handed in after the shards ran (or left out by their filters): not refused, said
+        print(f"warning: {len(left)} submission(s) in autograde/submitted/ are in no shard: {', '.join(left[:10])}"
+              f"{', ...' if len(left) > 10 else ''}; grade them (attnlab-course grade --student ...)", file=sys.stderr)
+    records.store_rows(root, [e["row"] for _, e in entries])
+    out = (root / csv).resolve()
+    records.export_csv(root, db_url, out)
+    lost = rows_missing(out, graded)
+    if lost:  # one row per submission the shards graded, or a loud stop (grade.check_batch's rule)
+        raise BatchError(f"error: {out.name} has no row for {len(lost)} submission(s) the shards graded: "
+                         + ", ".join(f"{s!r}/{a}" for s, a in lost[:20]))
+    print(f"merged {count} shard(s) of release {release_id}: {len(entries)} submission(s)",
+          file=sys.stderr)
+    return out

@@ -198,5 +198,28 @@ def main(argv: list[str] | None = None) -> int:
                              root_env=ROOT_ENV, default_root=DEFAULT_ROOT, run=run,
                              summary=lambda data: f"score {data.get('score', 0):g}")
 
+
+def add_export_parser(sub) -> None:
+    """``attnlab-course export-gradescope``: the subcommand sets ``args.engine_export(root, args)``."""
+    g = sub.add_parser(
+        "export-gradescope", help="write a Gradescope autograder zip for one assignment",
+        description="Write a Gradescope autograder (setup.sh, run_autograder, the course and the attnlab "
+                    "package) that grades one submission with this course's own grading and reports each "
+                    "grade cell as a test in results.json. The zip holds the solutions and the course secret: "
+                    "upload it to Gradescope only.")
+    g.add_argument("assignment", help="assignment id, e.g. 01_weighted_averages")
+    g.add_argument("--output", "-o", required=True, help="the zip to write")
+    g.add_argument("--hidden-visibility", default="after_published", choices=("after_published", "after_due_date"),
+                   help="when learners see the tests of grade cells that run hidden tests (default: %(default)s)")
+    g.set_defaults(engine_export=_export_gradescope)
+
+
+def _export_gradescope(root: Path, args) -> int:
+    path = export(root, args.assignment, Path(args.output), args.hidden_visibility)
+    print(f"wrote {path} (Gradescope autograder for {args.assignment}; it holds the solutions and the course "
+          "secret: upload it to Gradescope only)")
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,24 +1,24 @@
 """Trusted grading of one submission, top to bottom: collect -> read -> run -> measure -> judge.
 
-The trusted process never runs learner code. Each stage is a module of
-:mod:`attnlab.course.stages` with one job and the boundary rules that go with it, and hands
-the next a small typed record (:mod:`attnlab.course.stages.handoff`):
+The trusted process never runs learner code, and never imports the module that does
+(:mod:`attnlab.course.sandbox`; what both sides share is :mod:`attnlab.course.wire`). Each stage
+is a module of :mod:`attnlab.course.stages` with one job and the boundary rules that go with it,
+and hands the next a small typed record (:mod:`attnlab.course.stages.handoff`). One
+:class:`~attnlab.course.stages.handoff.Trip` carries the submission through them:
 
 1. :mod:`~attnlab.course.stages.collect`: the submission's notebook (no link followed);
 2. :mod:`~attnlab.course.stages.read`: the notebook as data, static findings, the job's cells;
-3. :mod:`~attnlab.course.stages.run`: the sandbox (bubblewrap, limits, bounded output);
+3. :mod:`~attnlab.course.stages.run`: the sandbox (bubblewrap, limits, bounded output), in a
+   worker the driver takes (a warm worker's slot, or a fresh folder) and passes in;
 4. :mod:`~attnlab.course.stages.measure`: memory measured from outside the learner's process;
 5. :mod:`~attnlab.course.stages.judge`: answers against the references, the status.
 
 Recording (:mod:`attnlab.course.records`) and rendering (:mod:`attnlab.course.stages.render`)
-follow in the batch (:mod:`attnlab.course.grade`). Every submission ends as a
-:class:`Result` with one status of ``STATUSES``. The names other modules and tests import from
-here are re-exported from the stages.
+follow in the batch (:mod:`attnlab.course.grade`). Every submission ends as a ``Result`` with
+one status of ``stages.handoff.STATUSES``.
 """
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
@@ -26,32 +26,7 @@ from . import boundary, warm
 from .plan import AssignmentPlan
 from .stages import collect as collect_stage, judge as judge_stage, measure as measure_stage
 from .stages import read as read_stage, run as run_stage
-# Re-exported: the names tests, benchmarks and other modules import from ``grading``.
-from .stages.collect import (MAX_COPY_BYTES, MAX_COPY_FILES, NotRegular, _find_notebook,
-                             copy_submission, read_regular)
-from .stages.fonts import _give_font_list, build_font_list, font_list_folder, start_font_list
-from .stages.handoff import (STAGES, STATUSES, CellVerdict, GraderFault, Limits, Result, Submission,
-                             _sandbox_stages, _Stopwatch, grader_memory_bound)
-from .stages.judge import (RESULT_SLACK, SMALL_RESULT_BYTES, AnswerBound, _hidden_message,
-                           _judged, _load_arrays, _load_outcome, judge, mark_late)
-from .stages.measure import _measure_outside, _probe_memory
-from .stages.read import (AST_LOCK, MAX_DEPTH, MAX_NOTEBOOK_BYTES, MAX_RESULT_BYTES,
-                          MAX_SOURCE_CHARS, _clean_nbgrader, _load_json, _preload, clean_text, job_cells,
-                          needed_demo_cells, parse_utc, read_notebook, read_timestamp, static_findings)
-from .stages.run import SandboxRun, _allowed_roots, _clean_env, _grade_warm, run_sandbox
-
-__all__ = [  # what other modules and tests import from here
-    "MAX_COPY_BYTES", "MAX_COPY_FILES", "NotRegular", "_find_notebook", "copy_submission", "read_regular",
-    "_give_font_list", "build_font_list", "font_list_folder", "start_font_list", "STAGES", "STATUSES",
-    "CellVerdict", "GraderFault", "Limits", "Result", "Submission", "_sandbox_stages", "_Stopwatch",
-    "grader_memory_bound", "RESULT_SLACK", "SMALL_RESULT_BYTES", "AnswerBound", "_hidden_message", "_judged",
-    "_load_arrays", "_load_outcome", "judge", "mark_late", "_measure_outside", "_probe_memory",
-    "AST_LOCK", "MAX_DEPTH", "MAX_NOTEBOOK_BYTES", "MAX_RESULT_BYTES", "MAX_SOURCE_CHARS", "_clean_nbgrader",
-    "_load_json", "_preload", "clean_text", "job_cells", "needed_demo_cells", "parse_utc",
-    "read_notebook", "read_timestamp", "static_findings", "SandboxRun", "_allowed_roots", "_clean_env",
-    "_grade_warm", "run_sandbox",
-    "grade_submission",
-]
+from .stages.handoff import GraderFault, Limits, Result, Submission, Trip, _Stopwatch
 
 
 def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
@@ -61,7 +36,7 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
     result = Result(sub.student, sub.assignment, plan.notebook, "graded", 0.0, plan.max_score,
                     timestamp=sub.timestamp.isoformat() if sub.timestamp else "")
     try:
-        _grade_into(result, sub, plan, limits, scratch, denied)
+        _grade_into(Trip(sub, plan, limits, scratch, denied, result))
     except GraderFault as fault:  # a fresh sandbox could not run it either: the batch stops (grade.py)
         result.status, result.score, result.cells = "grader error", 0.0, []
         result.details.insert(0, f"internal error: {fault}; the sandbox's own error is in grading.log")
@@ -79,68 +54,61 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
     return result
 
 
-def _grade_into(result: Result, sub: Submission, plan: AssignmentPlan, limits: Limits, scratch: Path,
-                denied: list[Path]) -> None:
-    collected = collect_stage.collect(sub, plan)                        # 1. collect
-    if collected.notebook is None:
+def _grade_into(trip: Trip) -> None:
+    result = trip.result
+    trip.collected = collect_stage.collect(trip.sub, trip.plan)          # 1. collect
+    if trip.collected.notebook is None:
         result.status = "missing notebook"
-        result.details.append(collected.missing)
+        result.details.append(trip.collected.missing)
         return
     watch = _Stopwatch(result.stages)
-    read = read_stage.read(collected, plan, lap=watch.lap)               # 2. read
-    if read.nb is None:
+    trip.read = read_stage.read(trip.collected, trip.plan, lap=watch.lap)  # 2. read
+    if trip.read.nb is None:
         result.status = "malformed notebook"
-        result.details.append(read.note)
+        result.details.append(trip.read.note)
         return
-    if read.note:
-        result.details.append(read.note)
-    result.learner_nb = read.nb
+    if trip.read.note:
+        result.details.append(trip.read.note)
+    result.learner_nb = trip.read.nb
 
-    isolation = boundary.probe()                                         # 3. run (warm worker, or fresh)
-    if isolation.isolated and warm.enabled():
+    trip.isolation = boundary.probe()                                    # 3-5, in a worker
+    if trip.isolation.isolated and warm.enabled():
         details = list(result.details)
         try:
-            if run_stage._grade_warm(result, sub, plan, limits, scratch, denied, read.nb, isolation, read.borrowed,
-                                     read.tampering, _run_and_judge):
-                return
+            with run_stage.warm_worker(trip) as worker:
+                if worker is not None:
+                    _run_measure_judge(trip, worker)
+                    return
         except GraderFault as fault:  # the warm worker's fault, not the learner's: again, in a fresh sandbox
             result.faults.append(fault.log_text())
             result.details = details + ["graded in a fresh sandbox: its warm worker failed before the "
                                         "notebook's first cell (the grader's fault; see grading.log)"]
-    job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=scratch))
-    space = boundary.WritableSpace(job_dir, limits.space_mib * 2**20, limits.space_files)
-    try:
-        _run_and_judge(result, plan, limits, scratch, denied, read.nb, job_dir, isolation, read.borrowed,
-                       read.tampering, sub)
-    finally:
-        watch = _Stopwatch(result.stages)
-        space.close()
-        shutil.rmtree(job_dir, ignore_errors=True)
-        watch.lap("cleanup")
+    with run_stage.fresh_worker(trip) as worker:
+        _run_measure_judge(trip, worker)
 
 
-def _run_and_judge(result, plan, limits, scratch, denied, nb, job_dir, isolation, borrowed, tampering, sub,
-                   zygote=None):
-    """Stages 3 to 5 in ``job_dir`` (a fresh folder, or a warm worker's slot): run, measure, judge;
-    the verdicts and statuses go into ``result``."""
+def _run_measure_judge(trip: Trip, worker: run_stage.Worker) -> None:
+    """Stages 3 to 5 in the worker's folder: run, measure, judge; the verdicts and statuses go
+    into the trip's result."""
+    result, plan, limits = trip.result, trip.plan, trip.limits
     watch = _Stopwatch(result.stages)
-    job = run_stage.prepare(plan, nb, sub, job_dir, limits, scratch, denied, isolation, zygote)
+    job = run_stage.prepare(plan, trip.read.nb, trip.sub, worker.folder, limits, trip.scratch, trip.denied,
+                            trip.isolation, worker.zygote)
     if job.skipped:
         result.details.append("not copied into the sandbox: " + ", ".join(job.skipped[:10])
                               + (f" and {len(job.skipped) - 10} more" if len(job.skipped) > 10 else ""))
     result.cell_map = job.origin
     watch.lap("prepare")
-    ran = run_stage.run(job, limits, isolation, denied, zygote)
+    ran = run_stage.run(job, limits, trip.isolation, trip.denied, worker.zygote)   # 3. run
     watch.last = time.perf_counter()
-    _sandbox_stages(result.stages, ran.sandbox, ran.results)
-    if not isolation.isolated:
-        result.details.append(f"not isolated ({isolation.why})")
+    run_stage.sandbox_stages(result.stages, ran.sandbox, ran.results)
+    if not trip.isolation.isolated:
+        result.details.append(f"not isolated ({trip.isolation.why})")
     result.cell_log = ran.cell_log
-    measured = measure_stage.measure(plan, job, ran, limits, scratch, isolation, denied, sub,  # 4. measure
-                                     zygote)
+    measured = measure_stage.measure(plan, job, ran, limits, trip.scratch, trip.isolation,  # 4. measure
+                                     trip.denied, trip.sub, worker.zygote)
     watch.lap("memory probes")
-    read = read_stage.ReadResult(nb, "", borrowed, tampering)
-    judged = judge_stage.judge_run(plan, read, ran, measured, limits)   # 5. judge
+    judged = judge_stage.judge_run(plan, trip.read, ran, measured, limits)               # 5. judge
     result.cells, result.score = judged.cells, judged.score
     result.details += judged.notes
     if judged.statuses:

@@ -41,7 +41,13 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import boundary, secret, unprivileged
+from . import grade as _grade
 from .escape import shown
+from .plan import plan_assignment
+from .release import assignments, release
+from .stages.collect import copy_submission
+from .stages.handoff import Limits
 
 COURSE = "course"          # the one-assignment course inside an export
 PACKAGE = "package"        # the attnlab package and its pinned requirements, to install
@@ -55,6 +61,9 @@ OUTPUT_CHARS = 8000        # per check message in a results file (both engines c
 # Statuses decided before any check runs: the notebook itself could not be graded.
 NOT_RUN = ("missing notebook", "malformed notebook")
 MAX_NOTEBOOKS_LISTED = 5
+# Set to 1 to grade where neither bubblewrap nor a user of its own fences the learner's code
+# (the in-process guard alone, which Python code can get around): off by default, a grader error.
+UNFENCED_ENV = "ATTNLAB_HOSTED_UNFENCED"
 
 
 def _ignore(_folder: str, names: list[str]) -> list[str]:
@@ -75,9 +84,6 @@ def write_package(root: Path, dest: Path) -> Path:
 def write_course(root: Path, assignment: str, dest: Path, settings: dict) -> Path:
     """The one-assignment course: ``autograde/nbgrader_config.py``, the course secret (so the hidden
     inputs are the instructor's), ``solutions/<assignment>/`` and ``notebooks/<assignment>/``."""
-    from . import secret
-    from .release import assignments
-
     known = assignments(root)
     if assignment not in known:
         raise SystemExit(f"error: no assignment {assignment!r} in solutions/ (have: {', '.join(known)})")
@@ -110,8 +116,6 @@ def _release_into(course: Path, assignment: str) -> None:
     grade cells, so no grading job spends the seconds nbgrader's generate_assignment takes. What
     belongs to this machine (matplotlib's font list names its font files) is left out: the first
     grading run, or the image's build, makes its own."""
-    from .release import release
-
     release(course, [assignment])  # nbgrader runs with ATTNLAB_COURSE_ROOT=course
     for path in (course / "autograde").iterdir():
         if path.name not in ("nbgrader_config.py", "course_secret", "gradebook.db"):
@@ -218,12 +222,8 @@ def _place(path: Path, dest: Path) -> None:
 def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = None) -> Outcome:
     """Grade ``notebook`` (None: nothing was submitted) in the one-assignment course ``course``
     with :func:`attnlab.course.grade.grade`, and return every grade cell's verdict."""
-    from . import boundary, unprivileged
-    from . import grade as _grade
+    # (imported here: feedback imports nbgrader, slow to import; only grading one needs it)
     from .feedback import cell_labels
-    from .grading import Limits
-    from .plan import plan_assignment
-    from .stages.collect import copy_submission
 
     start = time.perf_counter()
     course = course.resolve()
@@ -250,6 +250,15 @@ def grade_one(course: Path, notebook: Path | None, notes: list[str] | None = Non
     outcome = Outcome(assignment, name, "grader error", 0.0, plan.max_score, notes=list(notes or []))
     isolation = boundary.probe()
     outcome.fence = isolation.summary() if isolation.isolated else unprivileged.summary()
+    if not isolation.isolated and not unprivileged.probe().on and os.environ.get(UNFENCED_ENV) != "1":
+        # Neither bubblewrap nor a user of its own: only the in-process guard would stand between
+        # the learner's code and the solutions, the secret and the results file. No score then:
+        # the instructor sees why, and can allow it knowingly (UNFENCED_ENV=1).
+        outcome.error = (f"the grader cannot fence the learner's code here: {outcome.fence}. Give the "
+                         f"container user namespaces (bubblewrap) or run the harness as root, or set "
+                         f"{UNFENCED_ENV}=1 to grade with the in-process guard alone")
+        outcome.seconds = time.perf_counter() - start
+        return outcome
     results = []
     try:
         results = _grade.grade(course, [assignment], csv=CSV, jobs=1, limits=Limits(),
@@ -351,53 +360,6 @@ def close_off(private: list[Path], passable: list[Path] = ()) -> list[str]:
 def prepare_process() -> None:
     """What ``attnlab-course`` does before it grades (see cli.py): skip jsonschema's IRI grammars."""
     sys.modules.setdefault("rfc3987_syntax", None)
-
-
-# ---------------------------------------------------------------------------------------------
-# attnlab-course export-gradescope / export-prairielearn
-
-def add_export_parsers(sub) -> None:
-    """The two export subcommands of ``attnlab-course``; each sets ``args.engine_export(root, args)``."""
-    g = sub.add_parser(
-        "export-gradescope", help="write a Gradescope autograder zip for one assignment",
-        description="Write a Gradescope autograder (setup.sh, run_autograder, the course and the attnlab "
-                    "package) that grades one submission with this course's own grading and reports each "
-                    "grade cell as a test in results.json. The zip holds the solutions and the course secret: "
-                    "upload it to Gradescope only.")
-    g.add_argument("assignment", help="assignment id, e.g. 01_weighted_averages")
-    g.add_argument("--output", "-o", required=True, help="the zip to write")
-    g.add_argument("--hidden-visibility", default="after_published", choices=("after_published", "after_due_date"),
-                   help="when learners see the tests of grade cells that run hidden tests (default: %(default)s)")
-    g.set_defaults(engine_export=_export_gradescope)
-    p = sub.add_parser(
-        "export-prairielearn", help="write a PrairieLearn question (external grader) for one assignment",
-        description="Write a PrairieLearn question folder (info.json with the external grading options, "
-                    "question.html, tests/ with the grader entrypoint and the course, grader-image/ with the "
-                    "grader image's Dockerfile) that grades one submission with this course's own grading.")
-    p.add_argument("assignment", help="assignment id, e.g. 01_weighted_averages")
-    p.add_argument("--output", "-o", required=True, help="the question folder to write (new or empty)")
-    p.add_argument("--image", default="attnlab-grader:latest",
-                   help="the grader image PrairieLearn pulls (default: %(default)s; build it from grader-image/)")
-    p.add_argument("--timeout", type=int, default=600, help="the grading job's timeout, seconds (default: %(default)s)")
-    p.set_defaults(engine_export=_export_prairielearn)
-
-
-def _export_gradescope(root: Path, args) -> int:
-    from . import gradescope
-
-    path = gradescope.export(root, args.assignment, Path(args.output), args.hidden_visibility)
-    print(f"wrote {path} (Gradescope autograder for {args.assignment}; it holds the solutions and the course "
-          "secret: upload it to Gradescope only)")
-    return 0
-
-
-def _export_prairielearn(root: Path, args) -> int:
-    from . import prairielearn
-
-    path = prairielearn.export(root, args.assignment, Path(args.output), args.image, args.timeout)
-    print(f"wrote {path} (PrairieLearn question for {args.assignment}; build its grader image from "
-          f"{path / 'grader-image'}; tests/ holds the solutions and the course secret)")
-    return 0
 
 
 def entrypoint(argv, *, module: str, description: str, folder_help: str, root_env: str, default_root: str,

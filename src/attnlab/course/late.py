@@ -23,6 +23,8 @@ from pathlib import Path
 from nbgrader.plugins import LateSubmissionPlugin
 from traitlets import Enum, Float
 
+from attnlab.checks._core import SECRET_ENV
+
 PERIODS = {"per_hour": (3600.0, "hour"), "per_day": (86400.0, "day")}
 
 
@@ -75,8 +77,6 @@ def load(root: Path):
     with that configuration; None if the file cannot be read."""
     from traitlets.config.loader import PyFileConfigLoader
     from traitlets.utils.importstring import import_item
-
-    from attnlab.checks._core import SECRET_ENV
 
     folder = Path(root) / "autograde"
     if not (folder / "nbgrader_config.py").is_file():

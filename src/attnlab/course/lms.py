@@ -25,6 +25,7 @@ import unicodedata
 from pathlib import Path
 
 from .records import csv_cell, gradebook_rows, load_store
+from .release import assignments as course_assignments
 
 FORMATS = ("canvas", "moodle")
 
@@ -102,8 +103,6 @@ def class_scores(root: Path, db_path: Path, all_assignments: bool = False
     of ``solutions/`` that have been graded (all of them with ``all_assignments``), every student
     the gradebook knows, and each submission's status."""
     from nbgrader.api import Gradebook
-
-    from .release import assignments as course_assignments
 
     if not db_path.is_file():
         raise ExportError(f"no gradebook at {db_path}: grade the submissions first (make grade)")

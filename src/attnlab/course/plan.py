@@ -123,7 +123,7 @@ def plan_assignment(root: Path, assignment: str) -> AssignmentPlan:
             setup[meta["grade_id"]] = cell["source"]
     demo = {c["source"] for c in release["cells"] if c["cell_type"] == "code" and not _nbg(c)}
     text = "\n".join(c["source"] for c in source["cells"] if c["cell_type"] == "code")
-    preload = ["numpy", "matplotlib.pyplot", "attnlab", "attnlab.checks"]
+    preload = ["numpy", "matplotlib.pyplot", "attnlab", "attnlab.checks", "attnlab.cards"]  # (the cards define the checks)
     for lib in ("torch", "sklearn", "scipy"):
         if lib in text:
             preload.append(lib if lib != "sklearn" else "sklearn.svm")
@@ -135,7 +135,7 @@ def plan_assignment(root: Path, assignment: str) -> AssignmentPlan:
 def job_calls(plan: AssignmentPlan) -> list[dict]:
     """The calls the sandbox makes: every case of every check call, numbered. A check that
     measures memory is called plainly here (its answer); the grader measures its memory in a
-    process of its own (``grading._measure_outside``), never trusting the learner's process."""
+    process of its own (``stages.measure._measure_outside``), never trusting the learner's process."""
     out = []
     for cell in plan.grade_cells:
         for cc in cell.calls:

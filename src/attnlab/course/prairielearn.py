@@ -217,5 +217,28 @@ def main(argv: list[str] | None = None) -> int:
                              root_env=ROOT_ENV, default_root=DEFAULT_ROOT, run=run,
                              summary=lambda data: f"gradable {data.get('gradable')}, score {data.get('score', 0):g}")
 
+
+def add_export_parser(sub) -> None:
+    """``attnlab-course export-prairielearn``: the subcommand sets ``args.engine_export(root, args)``."""
+    p = sub.add_parser(
+        "export-prairielearn", help="write a PrairieLearn question (external grader) for one assignment",
+        description="Write a PrairieLearn question folder (info.json with the external grading options, "
+                    "question.html, tests/ with the grader entrypoint and the course, grader-image/ with the "
+                    "grader image's Dockerfile) that grades one submission with this course's own grading.")
+    p.add_argument("assignment", help="assignment id, e.g. 01_weighted_averages")
+    p.add_argument("--output", "-o", required=True, help="the question folder to write (new or empty)")
+    p.add_argument("--image", default="attnlab-grader:latest",
+                   help="the grader image PrairieLearn pulls (default: %(default)s; build it from grader-image/)")
+    p.add_argument("--timeout", type=int, default=600, help="the grading job's timeout, seconds (default: %(default)s)")
+    p.set_defaults(engine_export=_export_prairielearn)
+
+
+def _export_prairielearn(root: Path, args) -> int:
+    path = export(root, args.assignment, Path(args.output), args.image, args.timeout)
+    print(f"wrote {path} (PrairieLearn question for {args.assignment}; build its grader image from "
+          f"{path / 'grader-image'}; tests/ holds the solutions and the course secret)")
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from . import boundary
+from .stages.handoff import Limits
 
 OK = "attnlab-preflight-ok"
 # What a sandbox does before a learner's first cell: import the kernel and the libraries the
@@ -66,8 +67,6 @@ def check(python: str | None = None, hide: list[str] = (), isolation: boundary.I
           memory_bytes: int | None = None) -> None:
     """Run the probe; raise :class:`PreflightFailed` naming the cause and the fix. ``memory_bytes``:
     the learner's address space (``Limits.memory_mib``)."""
-    from .grading import Limits, _clean_env
-
     memory_bytes = memory_bytes or Limits().memory_mib * 2**20
 
     python = python or sys.executable
@@ -78,12 +77,12 @@ def check(python: str | None = None, hide: list[str] = (), isolation: boundary.I
             (job_dir / part).mkdir()
         argv = [python, "-I", "-c", PROBE, str(int(memory_bytes))]
         if isolation.isolated:
-            env = _clean_env(f"{boundary.JOB_ROOT}/work", "/tmp")
+            env = boundary.clean_env(f"{boundary.JOB_ROOT}/work", "/tmp")
             cmd = boundary.command(job_dir, argv, env, hide=list(hide))
             popen_env, cwd = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, str(job_dir)
         else:
             cmd = argv
-            popen_env, cwd = _clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
+            popen_env, cwd = boundary.clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
         try:
             proc = subprocess.run(cmd, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL, capture_output=True,
                                   timeout=SECONDS)

@@ -9,7 +9,9 @@ import json
 import re
 from pathlib import Path
 
-from .grading import Result
+from .escape import shown
+from .stages.handoff import Result
+from .stages.read import parse_utc
 from .nbtext import canonical
 from .safehtml import safe_markdown_cell, safe_outputs
 
@@ -163,8 +165,6 @@ def record_in_gradebook(gradebook, result: Result, notebook_id: str) -> None:
 
     from nbgrader.api import Gradebook
     from sqlalchemy.exc import SAWarning
-
-    from .grading import parse_utc
 
     if isinstance(gradebook, str):
         with Gradebook(gradebook) as gb:
@@ -382,8 +382,6 @@ def csv_cell(value) -> str:
     character is written as a visible escape, so ``cat grades.csv`` shows one row per line and
     no id forges one); a text starting with ``=``, ``+``, ``-``, ``@`` (or their full-width
     forms) gets a leading ``'``; numbers (``-0.5``, a score) are left as they are."""
-    from .escape import shown
-
     text = shown(value)
     if text.startswith(FORMULA_START) and not _NUMBER.match(text):
         return "'" + text

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 
 from .nbtext import canonical, dumps
+from .secret import ensure
+from .stages.fonts import build_font_list, font_list_folder
+from .stages.read import parse_utc
 
 HEADER_ID = "generated-header"
 
@@ -152,8 +155,6 @@ def read_due_dates(root: Path) -> dict[str, "object | None"]:
     ``nbgrader db assignment import``; an empty duedate means none. Naive times are UTC."""
     import csv
 
-    from .grading import parse_utc
-
     path = root / DUE_DATES
     if not path.is_file():
         return {}
@@ -203,8 +204,6 @@ def release(root: Path, only: list[str] | None = None, progress=None) -> list[Pa
 
     started = time.perf_counter()
     written = []
-    from .secret import ensure
-
     ensure(root)  # the course secret the hidden tests' inputs derive from (gitignored)
     names = only or assignments(root)
     for assignment in names:
@@ -224,8 +223,6 @@ def release(root: Path, only: list[str] | None = None, progress=None) -> list[Pa
             progress(f"[{i}/{len(names)}] wrote {what} ({time.perf_counter() - began:.1f} s)")
     began = time.perf_counter()
     apply_due_dates(root)
-    from .grading import build_font_list, font_list_folder
-
     build_font_list(font_list_folder(root))  # matplotlib's font list for the sandboxes (make grade)
     if progress is not None:
         progress(f"due dates and the sandboxes' font list ({time.perf_counter() - began:.1f} s); released "

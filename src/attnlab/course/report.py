@@ -141,6 +141,7 @@ def cell_labels(root: Path, assignment: str) -> dict[str, str]:
     summary of the feedback pages names grade cells so too)."""
     import json
 
+    # (imported here: feedback imports nbgrader, slow to import, and only the cell labels need it)
     from .feedback import cell_labels as labels_of
 
     labels: dict[str, str] = {}

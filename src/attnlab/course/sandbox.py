@@ -41,6 +41,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .wire import (
+    HARNESS_MARK, MEASURE_MARK, NEXT_MARK, READY_MARK, ZYGOTE_PRELOAD, decode, encode,
+)
+
 MAX_STDOUT = 20_000  # characters of learner output kept per cell
 
 
@@ -238,75 +242,6 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
             pass
 
 
-# ---------------------------------------------------------------------------------------------
-# Encoding results as plain data
-
-def encode(value, arrays: dict, prefix: str = "v"):
-    """A JSON description of ``value``; its arrays go into ``arrays`` (saved with np.savez)."""
-    if isinstance(value, (tuple, list)):
-        return {"kind": "tuple", "items": [encode(v, arrays, f"{prefix}_{i}") for i, v in enumerate(value)]}
-    if value is None:
-        return {"kind": "none"}
-    if type(value).__module__.startswith("torch"):
-        try:
-            value = value.detach().cpu().numpy()
-        except Exception:
-            return {"kind": "object", "type": type(value).__name__}
-    try:
-        arr = np.asarray(value)
-    except Exception:
-        return {"kind": "object", "type": type(value).__name__}
-    if arr.dtype.kind not in "biufc":
-        return {"kind": "object", "type": type(value).__name__}
-    arrays[prefix] = np.array(arr, dtype=np.float64 if arr.dtype.kind != "b" else bool)
-    return {"kind": "array", "key": prefix}
-
-
-def decode(desc: dict, arrays, depth: int = 0) -> object:
-    """Inverse of :func:`encode`, run by the trusted grader (``arrays`` loaded without pickle)."""
-    if not isinstance(desc, dict) or depth > 16:
-        raise ValueError("not a result description")
-    kind = desc.get("kind")
-    if kind == "tuple":
-        items = desc.get("items")
-        if not isinstance(items, list) or len(items) > 64:
-            raise ValueError("not a result description")
-        return tuple(decode(d, arrays, depth + 1) for d in items)
-    if kind == "none":
-        return None
-    if kind == "array":
-        return np.array(arrays[str(desc.get("key"))])
-    return Opaque(str(desc.get("type", "object")))
-
-
-class Opaque:
-    """Stands for a returned object that is not numbers (a string, a module, ...)."""
-
-    def __init__(self, type_name: str) -> None:
-        self.type_name = type_name
-
-    def __repr__(self) -> str:
-        return f"<a {self.type_name}>"
-
-    def __array__(self, *args, **kwargs):
-        raise TypeError(f"a {self.type_name} is not an array")
-
-
-# ---------------------------------------------------------------------------------------------
-
-READY_MARK = b"\n\x00attnlab-sandbox-ready\x00\n"   # a memory probe's "no learner code has run yet"
-# "ready for the next call": after the cells, and after each call's answer is written. The grader
-# sends one call (a pickle on stdin) per mark, and None when there are no more: the job's other
-# calls (the hidden inputs above all) never exist in this process, so nothing its code searches
-# (frames, gc, memory) finds more than the call it is answering.
-NEXT_MARK = b"\n\x00attnlab-sandbox-next\x00\n"
-# A memory probe, once the measured call's inputs are in memory: "measure from here" (the grader
-# reads the peak so far, resets it and reads the resident size again, then writes its go).
-MEASURE_MARK = b"\n\x00attnlab-sandbox-measure\x00\n"
-# "the harness is set up; the notebook's first cell runs now". A process that ends without it
-# never ran a line of the learner's (an import of the grader's own that failed, a warm worker
-# whose libraries went missing): that is the grader's fault, never the learner's status.
-HARNESS_MARK = b"\n\x00attnlab-sandbox-harness\x00\n"
 _MARKS_FD = 1
 _CONTROL = None
 _FORKED = False  # a warm worker's child (see zygote below)
@@ -368,6 +303,8 @@ def _probe_baseline(shell, warmup, control) -> None:
     collected, then put back."""
     import gc
 
+    # (imported here, as every import of this harness is: at the moment it runs, before the guard
+    # is armed and before any learner code; the sandbox loads nothing it does not use)
     from attnlab.checks._memory import _live_blocks_only
 
     _live_blocks_only()  # the peak follows what the code holds, not the heap's fragments
@@ -378,7 +315,7 @@ def _probe_baseline(shell, warmup, control) -> None:
     if "torch" in sys.modules:  # the learner's cells import torch: warm up its kernels too
         _warm_torch()
         try:
-            import attnlab.torch as twins
+            import attnlab.torch as twins  # (only when the learner's cells import torch: see above)
         except Exception:  # noqa: BLE001
             twins = None
     for fn, args, kwargs in warmup:
@@ -695,7 +632,7 @@ def _snapshot_library_code() -> None:
                 if inner is not None:
                     todo.append(inner)
     try:  # issue 40: the map of the course library's code, read before any learner code runs
-        from attnlab.course import equivalents
+        from attnlab.course import equivalents  # (here: its map is read once the libraries are loaded)
 
         equivalents.surface()
     except Exception:  # noqa: BLE001 - read again at the first call
@@ -1217,7 +1154,7 @@ def _checks_own(exc) -> bool:
     """Whether ``exc`` is a check's own exception: an instance of the very class an
     ``attnlab.checks`` module defines under that name (a learner's class of the same name, or one
     that subclasses it, is not)."""
-    from attnlab.checks._core import CheckRaised
+    from attnlab.checks._core import CheckRaised  # (here: loaded with the checks, before learner code)
 
     cls = type(exc)
     if not (isinstance(exc, CheckRaised) and isinstance(cls.__module__, str) and isinstance(cls.__qualname__, str)
@@ -1244,7 +1181,7 @@ def _own_names(invoke):
     ``"<name> (from your code)"``: a class the learner calls ``TooMuchMemory`` or ``NotAModule``, a
     ``TimeoutError`` the learner raises (only the harness's alarm means time), a class called
     ``MemoryError`` that is not Python's. The learner's words stay the learner's error."""
-    from attnlab.checks._core import CheckRaised
+    from attnlab.checks._core import CheckRaised  # (here: loaded with the checks, before learner code)
 
     def run(fn, *args, **kwargs):
         try:
@@ -1452,8 +1389,6 @@ def _write_json(path: Path, data) -> None:
 # its memory is a copy (copy-on-write), its files are the job folder and /tmp, which the grader
 # empties between children, and every process it leaves behind is killed before the next starts.
 
-ZYGOTE_PRELOAD = ("numpy", "zipfile", "matplotlib", "matplotlib.pyplot", "attnlab", "attnlab.checks",
-                  "attnlab.checks._core", "IPython.core.interactiveshell", "traitlets.config")
 
 
 def _end_the_rest() -> bool:

@@ -21,7 +21,8 @@ import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
+
+import attnlab
 
 from .escape import shown
 
@@ -69,8 +70,6 @@ def shard_of(student: str, assignment: str, count: int) -> int:
 def fingerprint(root: Path) -> str:
     """The release: every notebook of ``solutions/`` and ``notebooks/`` (path and bytes) and the
     attnlab version, hashed (16 hex digits)."""
-    import attnlab
-
     h = hashlib.sha256(f"attnlab {attnlab.__version__}\n".encode())
     for top in ("solutions", "notebooks"):
         base = Path(root) / top
@@ -177,67 +176,3 @@ def collect(root: Path) -> tuple[list[tuple[Path, dict]], str, int]:
                          f"{', ...' if len(dups) > 10 else ''}; delete the shard that should not have them and grade "
                          "it again")
     return [(f, e) for f, _, es in shards for e in es], release, count
-
-
-def merge(root: Path, csv: str = "autograde/grades.csv") -> Path:
-    """Join the shards of the current release into the course's gradebook, autograded notebooks,
-    feedback, grading store and CSV."""
-    import sys
-
-    from nbgrader.api import Gradebook
-
-    from . import records
-    from .feedback import polish_feedback
-    from .grade import _in_gradebook
-    from .release import apply_due_dates, release
-
-    root = Path(root)
-    entries, release_id, count = collect(root)
-    db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
-    todo = sorted({e["row"]["assignment"] for _, e in entries})
-    missing = [a for a in todo if not _in_gradebook(db_url, a)]
-    if missing:
-        release(root, missing)
-    apply_due_dates(root, db_url)
-    pages: dict[str, list[Path]] = {a: [] for a in todo}
-    with Gradebook(db_url) as gb:
-        for folder, e in entries:
-            row = e["row"]
-            student, assignment = row["student_id"], row["assignment"]
-            result = SimpleNamespace(
-                student=student, assignment=assignment, timestamp=row.get("timestamp") or "",
-                late_penalty=e.get("late_penalty", 0.0),
-                cells=[SimpleNamespace(grade_id=g, score=s) for g, s in e["scores"].items()])
-            records.record_in_gradebook(gb, result, row["notebook"][: -len(".ipynb")])
-            for kind in ("autograded", "feedback"):
-                src = folder / kind / student / assignment
-                if src.is_dir() and not src.is_symlink():
-                    dest = root / "autograde" / kind / student / assignment
-                    shutil.copytree(src, dest, dirs_exist_ok=True)
-                    if kind == "feedback":
-                        pages[assignment] += sorted(dest / p.name for p in src.iterdir() if p.suffix == ".html")
-    for assignment in todo:
-        try:
-            polish_feedback(root, assignment, pages[assignment])
-        except Exception as exc:  # noqa: BLE001 - as `grade` does
-            print(shown(f"warning: feedback of {assignment} not polished: {type(exc).__name__}: {exc}"), file=sys.stderr)
-    from .grade import discover
-
-    graded = {(e["row"]["student_id"], e["row"]["assignment"]) for _, e in entries}
-    left = sorted(f"{shown(s.student)}/{shown(s.assignment)}" for s in discover(root, todo, None)[0]
-                  if (s.student, s.assignment) not in graded)
-    if left:  # handed in after the shards ran (or left out by their filters): not refused, said
-        print(f"warning: {len(left)} submission(s) in autograde/submitted/ are in no shard: {', '.join(left[:10])}"
-              f"{', ...' if len(left) > 10 else ''}; grade them (attnlab-course grade --student ...)", file=sys.stderr)
-    records.store_rows(root, [e["row"] for _, e in entries])
-    out = (root / csv).resolve()
-    records.export_csv(root, db_url, out)
-    from .grade import BatchError, rows_missing
-
-    lost = rows_missing(out, graded)
-    if lost:  # one row per submission the shards graded, or a loud stop (grade.check_batch's rule)
-        raise BatchError(f"error: {out.name} has no row for {len(lost)} submission(s) the shards graded: "
-                         + ", ".join(f"{s!r}/{a}" for s, a in lost[:20]))
-    print(f"merged {count} shard(s) of release {release_id}: {len(entries)} submission(s)",
-          file=sys.stderr)
-    return out

@@ -13,12 +13,11 @@ import os
 from nbconvert.exporters import NotebookExporter
 
 from .nbtext import dumps
+from .release import finish_student_cells
 
 
 class StudentNotebookExporter(NotebookExporter):
     def from_notebook_node(self, nb, resources=None, **kw):
-        from .release import finish_student_cells
-
         output, resources = super().from_notebook_node(nb, resources, **kw)
         info = (resources or {}).get("nbgrader", {}) or {}
         assignment = info.get("assignment") or ""

@@ -19,7 +19,7 @@ memory) or that misbehaves in any way is thrown away; the next submission starts
 
 On by default; ``ATTNLAB_WARM=0`` (or ``attnlab-course grade --cold``) turns it off. A memory
 probe (notebooks 06, 08) is a fresh child of the submission's zygote in its emptied slot, measured
-from outside as a fresh sandbox is (see ``grading.run_sandbox``): the grader resets the child's
+from outside as a fresh sandbox is (see ``stages.run.run_sandbox``): the grader resets the child's
 peak (``/proc/PID/clear_refs``) before any learner code runs, and the zygote's ``wait4`` gives the
 kernel's count of its peak; the main run's answers are kept aside meanwhile
 (:func:`keep_results`). The preflight always starts a fresh sandbox.
@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 from . import boundary
+from .wire import ZYGOTE_PRELOAD
 
 ENV = "ATTNLAB_WARM"
 SLOT = ("work", "results", "tmp", "shm")  # everything a warm worker's sandbox can write
@@ -97,12 +98,10 @@ class Zygote:
         self.cgroup = boundary.Cgroup(int(memory_bytes * 1.5) + 1024 * 2**20)  # + the zygote's own libraries
         ours, theirs = socket.socketpair()
         self.ctl = ours
-        from .grading import _clean_env
-
         inside = boundary.JOB_ROOT
         argv = [sys.executable, "-I", "-m", "attnlab.course.sandbox", "--zygote", inside, str(theirs.fileno()),
                 *self.preload]
-        cmd = self.cgroup.wrap(boundary.command(self.folder, argv, _clean_env(f"{inside}/work", "/tmp"), hide=hide,
+        cmd = self.cgroup.wrap(boundary.command(self.folder, argv, boundary.clean_env(f"{inside}/work", "/tmp"), hide=hide,
                                                 warm=True))
         try:
             self.proc = subprocess.Popen(cmd, cwd=str(self.folder), env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
@@ -124,8 +123,6 @@ class Zygote:
             self.close()
 
     def covers(self, preload: list[str]) -> bool:
-        from .sandbox import ZYGOTE_PRELOAD
-
         return all(m in self.preload or m in ZYGOTE_PRELOAD for m in preload)
 
     def start(self) -> "WarmChild":
@@ -170,7 +167,7 @@ class Zygote:
 
 class WarmChild:
     """The submission's process in a zygote, with the parts of ``subprocess.Popen`` that
-    :func:`attnlab.course.grading.run_sandbox` uses."""
+    :func:`attnlab.course.stages.run.run_sandbox` uses."""
 
     def __init__(self, zygote: Zygote, stdin, stdout) -> None:
         self.zygote, self.stdin, self.stdout = zygote, stdin, stdout

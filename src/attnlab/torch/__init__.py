@@ -66,3 +66,12 @@ from .learned import (
 )
 __all__ += ["AttentionOnlyTransformer", "DecomposableAttention", "LinearSelfAttention", "icl_prompt",
             "linear_self_attention", "prefix_matching_score", "previous_token_score", "soft_align"]
+from .variants import (  # noqa: E402
+    alibi_score_mod, alibi_slopes, and_masks, attention_with_mods, causal_mask_mod, document_mask_mod, mask_from_mod,
+    mla_absorbed, mla_cache_bytes, mla_naive, or_masks, prefix_lm_mask_mod, relative_bias_score_mod,
+    sink_window_attention, sink_window_keys, sliding_window_mask_mod, softcap_score_mod, topk_attention,
+)
+__all__ += ["alibi_score_mod", "alibi_slopes", "and_masks", "attention_with_mods", "causal_mask_mod",
+            "document_mask_mod", "mask_from_mod", "mla_absorbed", "mla_cache_bytes", "mla_naive", "or_masks",
+            "prefix_lm_mask_mod", "relative_bias_score_mod", "sink_window_attention", "sink_window_keys",
+            "sliding_window_mask_mod", "softcap_score_mod", "topk_attention"]

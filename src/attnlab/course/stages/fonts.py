@@ -11,6 +11,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from .. import boundary
+
 
 # matplotlib's font list, built once per course ------------------------------------------------
 # Every sandbox gets a fresh MPLCONFIGDIR, so matplotlib would scan the fonts again in each one
@@ -44,9 +46,7 @@ def build_font_list(folder: Path) -> list[Path]:
         folder.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
         try:
-            from .run import _clean_env
-
-            env = dict(_clean_env(str(work), str(work)), MPLCONFIGDIR=str(work))
+            env = dict(boundary.clean_env(str(work), str(work)), MPLCONFIGDIR=str(work))
             proc = subprocess.run([sys.executable, "-I", "-c", "import matplotlib.font_manager"], env=env,
                                   cwd=work, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
             if proc.returncode == 0 and list(work.glob("fontlist-*.json")):

@@ -21,15 +21,29 @@ import datetime as dt
 from dataclasses import dataclass, field
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from attnlab.checks import Outcome
 
-if TYPE_CHECKING:
-    from .run import SandboxRun
+from ..boundary import Isolation
+from ..escape import shown
+from ..plan import AssignmentPlan
 
 STATUSES = ("graded", "late", "timed out", "out of memory", "kernel died", "malformed notebook",
             "missing notebook", "tampering detected", "grader error")
+
+
+@dataclass
+class SandboxRun:
+    returncode: int | None
+    killed: str | None      # "timeout" or "memory" when the grader stopped it
+    seconds: float
+    output: str
+    peak: int | None = None  # a memory probe: extra peak resident bytes after its baseline
+    how: str = ""            # how that peak was measured
+    filled: bool = False     # its writable space (boundary.WritableSpace) ran out of bytes or inodes
+    started_at: float = 0.0  # wall clock (time.time()) just before the process started, and once it ended:
+    ended_at: float = 0.0    # the sandbox's own stamps (timing.json) fall in between
+    harness: bool = False    # the sandbox said its harness was set up (wire.HARNESS_MARK)
 
 
 @dataclass
@@ -138,8 +152,6 @@ class Result:
     def row(self) -> dict:
         """The stored row; its detail is one line (each detail through ``escape.shown``: a file
         name, a cell's error or a note the learner chose forges no line of it)."""
-        from ..escape import shown
-
         return {"student_id": self.student, "assignment": self.assignment, "notebook": self.notebook,
                 "status": self.status, "score": f"{self.score:g}", "max_score": f"{self.max_score:g}",
                 "timestamp": self.timestamp, "detail": "; ".join(shown(d) for d in self.details)}
@@ -165,6 +177,22 @@ class ReadResult:
     note: str = ""
     borrowed: dict[str, str] = field(default_factory=dict)   # exercise -> why (the reference borrowed)
     tampering: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Trip:
+    """One submission on its way through the stages: what it is and where it is graded, then the
+    records the stages add in order (collect's, read's, the isolation the run will have). The
+    driver (:mod:`attnlab.course.grading`) passes it on; no stage calls back into the driver."""
+    sub: Submission
+    plan: AssignmentPlan
+    limits: Limits
+    scratch: Path
+    denied: list[Path]
+    result: Result
+    collected: Collected | None = None
+    read: ReadResult | None = None
+    isolation: Isolation | None = None
 
 
 @dataclass
@@ -242,29 +270,3 @@ class _Stopwatch:
         now = time.perf_counter()
         self.stages[name] = self.stages.get(name, 0.0) + (now - self.last)
         self.last = now
-
-
-def _sandbox_stages(stages: dict[str, float], run, results: Path) -> None:
-    """Split the sandbox's wall time by its own stamps (``timing.json``, wall clock); whatever
-    they do not cover (a sandbox that died, stamps that make no sense) stays ``sandbox other``."""
-    from .read import _load_json
-
-    total = max(0.0, run.ended_at - run.started_at)
-    try:
-        stamps = _load_json(results / "timing.json", 4096)
-    except Exception:  # noqa: BLE001
-        stamps = {}
-    marks = [("sandbox start", "process"), ("interpreter", "started"), ("interpreter", "main"),
-             ("imports", "imports"), ("shell", "shell"), ("cells", "cells"), ("calls", "calls")]
-    last, covered = run.started_at, 0.0
-    for stage, key in marks:
-        t = stamps.get(key) if isinstance(stamps, dict) else None
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not last <= t <= run.ended_at:
-            continue
-        stages[stage] = stages.get(stage, 0.0) + (t - last)
-        covered += t - last
-        last = t
-    if covered:
-        stages["sandbox exit"] = stages.get("sandbox exit", 0.0) + (run.ended_at - last)
-        covered += run.ended_at - last
-    stages["sandbox other"] = stages.get("sandbox other", 0.0) + max(0.0, total - covered)

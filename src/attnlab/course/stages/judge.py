@@ -19,10 +19,10 @@ import numpy as np
 
 from attnlab.checks import Outcome
 
-from .. import sandbox
+from .. import wire
 from ..escape import shown
 from ..plan import AssignmentPlan
-from ..sandbox import decode
+from ..wire import decode
 from .collect import read_regular
 from .handoff import CellVerdict, GraderOutcome, Judged, Limits, Measured, Ran, ReadResult, Result
 from .read import MAX_RESULT_BYTES, _load_json
@@ -222,7 +222,7 @@ def _digest(value, h, depth: int = 0) -> None:
     elif isinstance(value, np.ndarray):
         h.update(f"a{value.dtype.str}{value.shape}".encode())
         h.update(np.ascontiguousarray(value).tobytes())
-    elif isinstance(value, sandbox.Opaque):
+    elif isinstance(value, wire.Opaque):
         h.update(b"o" + value.type_name.encode("utf-8", "backslashreplace"))
     else:
         h.update(b"r" + repr(value).encode("utf-8", "backslashreplace"))
@@ -332,6 +332,7 @@ def mark_late(result: Result, timestamp: dt.datetime | None, duedate: dt.datetim
     keep their scores, as nbgrader's gradebook does."""
     if timestamp is None or duedate is None or timestamp <= duedate:
         return
+    # (imported here: late imports nbgrader, slow to import, and only a late submission needs it)
     from .. import late
 
     result.late_penalty = late.penalty(plugin, result.student, result.score, (timestamp - duedate).total_seconds())

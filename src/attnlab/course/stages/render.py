@@ -46,6 +46,7 @@ class _Writer:
     """One :class:`FeedbackWriter`, set up once (per worker process, or in the grader's)."""
 
     def __init__(self, root: Path, base: Path | None, db_url: str | None) -> None:
+        # (imported here: feedback imports nbgrader, slow to import, once per worker process)
         from ..feedback import FeedbackWriter
 
         self.writer, self.why = None, ""
@@ -107,6 +108,7 @@ def write_feedback(root: Path, results: list[Result], by_key: dict, todo: list[s
     page), its seconds in ``r.stages["feedback"]``; then, for the course (not a shard: ``base``
     None), each assignment's pages polished. Returns the submissions whose nbgrader page could
     not be rendered."""
+    # (imported here: feedback imports nbgrader, slow to import, and only writing feedback needs it)
     from ..feedback import polish_feedback
 
     wanted = [r for r in results if r.learner_nb is not None]

@@ -10,48 +10,28 @@ may stand in for a fresh process. What comes back is read with bounds (:class:`R
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import pickle
+import shutil
 import signal
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Iterator
 
-from .. import boundary, sandbox, tamper, unprivileged, warm
+import attnlab
+
+from .. import boundary, tamper, unprivileged, warm, wire
 from ..plan import AssignmentPlan, job_calls
-from .collect import copy_submission, read_regular
+from .channel import Channel
+from .collect import copy_submission
 from .fonts import _give_font_list
-from .handoff import GraderFault, Job, Limits, Ran, Submission, _Stopwatch
-from .read import AST_LOCK, MAX_RESULT_BYTES, _load_json, _preload, job_cells
-
-
-def _clean_env(work: str, tmp: str) -> dict:
-    env = {
-        "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/local/bin:/usr/bin:/bin",
-        "HOME": work, "MPLCONFIGDIR": os.path.join(tmp, ".matplotlib"), "IPYTHONDIR": os.path.join(tmp, ".ipython"),
-        "NBGRADER_EXECUTION": "autograde", "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0",
-        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-        "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8", "TMPDIR": tmp,
-    }
-    return env
-
-
-@dataclass
-class SandboxRun:
-    returncode: int | None
-    killed: str | None      # "timeout" or "memory" when the grader stopped it
-    seconds: float
-    output: str
-    peak: int | None = None  # a memory probe: extra peak resident bytes after its baseline
-    how: str = ""            # how that peak was measured
-    filled: bool = False     # its writable space (boundary.WritableSpace) ran out of bytes or inodes
-    started_at: float = 0.0  # wall clock (time.time()) just before the process started, and once it ended:
-    ended_at: float = 0.0    # the sandbox's own stamps (timing.json) fall in between
-    harness: bool = False    # the sandbox said its harness was set up (sandbox.HARNESS_MARK)
+from .handoff import GraderFault, Job, Limits, Ran, SandboxRun, Submission, Trip, _Stopwatch
+from .read import AST_LOCK, _load_json, _preload, job_cells
 
 
 # The memory probe's waiter: a small process between the grader and the sandbox that waits for
@@ -125,39 +105,22 @@ def _command(job_dir: Path, limits: Limits, isolation: boundary.Isolation, hide,
     if isolation.isolated:
         inside = boundary.JOB_ROOT
         argv = [sys.executable, "-I", "-m", "attnlab.course.sandbox", inside]
-        env = _clean_env(f"{inside}/work", "/tmp")
+        env = boundary.clean_env(f"{inside}/work", "/tmp")
         cgroup = boundary.Cgroup(int(limits.memory_mib * 2**20 * 1.5))
         cmd = cgroup.wrap(boundary.command(job_dir, argv, env, hide=list(hide), as_pid_1=probe))
         return cmd, cgroup, {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, str(job_dir)
     cmd = [sys.executable, "-I", "-m", "attnlab.course.sandbox", str(job_dir)]
-    return cmd, None, _clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
+    return cmd, None, boundary.clean_env(str(job_dir / "work"), str(job_dir / "tmp")), str(job_dir / "work")
 
 
-def _keep_answers(results: Path, answers: dict[str, bytes | None], calls: list[dict]) -> None:
-    """Put back each answer as it was when the sandbox asked for the next call; remove any
-    answer that was not there when the grader moved on (it does not count)."""
-    for name, data in answers.items():
-        try:
-            (results / name).unlink(missing_ok=True)
-            if data is not None:
-                (results / name).write_bytes(data)
-        except OSError:
-            pass
-    for call in calls:
-        for ext in (".json", ".npz"):
-            name = f"{call['id']:04d}{ext}"
-            if name not in answers:
-                try:
-                    (results / name).unlink(missing_ok=True)
-                except OSError:
-                    pass
-
-
-def _probe_peak(peak_r: int | None, base: int | None, window, killed: str | None,
-                maxrss: int | None = None) -> int | None:
-    """A memory probe's peak resident bytes over its baseline, from the waiter's count (the pipe
-    ``peak_r``, closed here) or, for a warm worker's child (no pipe), ``maxrss`` from its
-    zygote's ``wait4``; ``window``: (peak before the call, baseline of the call)."""
+def _probe_peak(peak_r: int | None, w: _Watched, group_peak: int | None) -> int | None:
+    """A memory probe's peak resident bytes over its baseline. The learner's process: the
+    waiter's count (the pipe ``peak_r``, closed here) or, for a warm worker's child (no pipe),
+    its zygote's ``wait4`` (``w.maxrss``); ``w.window``: (peak before the call, baseline of the
+    call). Every process it started, summed: the cgroup's peak over the call (``group_peak`` over
+    ``w.group_base``) where there is one, and the largest sum of the tree's resident sizes
+    sampled during the call. The largest of these counts."""
+    maxrss = w.maxrss
     if peak_r is not None:
         try:
             text = os.read(peak_r, 64).decode("ascii", "replace").strip()
@@ -166,33 +129,55 @@ def _probe_peak(peak_r: int | None, base: int | None, window, killed: str | None
             maxrss = None
         finally:
             os.close(peak_r)
-    if base is None or maxrss is None or killed:
+    base, window = w.base, w.window
+    if base is None or maxrss is None or w.killed:
         return None
     peak = max(maxrss - base, 0)
     if window is not None and window[0] is not None and window[1] is not None:
         # the cells' peak over the first baseline; the call's over the first baseline and over
         # the resident size it started from, whichever is lower
         peak = max(window[0] - base, maxrss - base, maxrss - window[1], 0)
+    if group_peak is not None and w.group_base is not None:
+        peak = max(peak, group_peak - w.group_base)
+    if w.tree_peak is not None and w.tree_base is not None:
+        peak = max(peak, w.tree_peak - w.tree_base)
     return peak
 
 
-HOW = {"reset": "peak resident memory of a process of its own, read by the grader",
-       "peak so far": "peak resident memory of a process of its own, read by the grader "
-                      "(its peak before the baseline could not be reset)"}
+def _tree_rss(pid: int | None) -> int | None:
+    """Resident bytes of process ``pid`` and all its descendants, summed (None: unknown)."""
+    import psutil  # (imported here: only the grader's batch needs it, not the modules that import this one)
+
+    if pid is None:
+        return None
+    try:
+        top = psutil.Process(pid)
+        total = top.memory_info().rss
+        for child in top.children(recursive=True):
+            try:
+                total += child.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+    except psutil.Error:
+        return None
+
+
+HOW = {"reset": "peak resident memory of a process of its own and every process it starts, read by the grader",
+       "peak so far": "peak resident memory of a process of its own and every process it starts, read by the "
+                      "grader (its peak before the baseline could not be reset)"}
 
 
 def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Isolation,
                 hide: list[str] = (), zygote=None) -> SandboxRun:
-    """Run the sandbox on ``job`` (sent on its stdin), under bubblewrap when ``isolation`` allows,
-    with the wall-clock budget, a memory backstop and bounded output.
+    """Run the sandbox on ``job`` (sent on its stdin, :class:`~.channel.Channel`), under bubblewrap
+    when ``isolation`` allows, with the wall-clock budget, a memory backstop and bounded output.
 
     A memory probe (``job["probe"]``) also measures the peak resident size of the learner's
     process from outside: when the sandbox says it is ready (no learner code has run yet) the
     grader resets that process's peak and reads its baseline, then lets it go on; when the
     process has ended, ``wait4`` gives the kernel's count of its peak resident size (the
     process cannot reset it: ``/proc`` is read-only inside the boundary)."""
-    import psutil
-
     start = time.perf_counter()
     probe = bool(job.get("probe"))
     cmd, cgroup, popen_env, cwd = _command(job_dir, limits, isolation, hide, zygote, probe)
@@ -214,172 +199,25 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     finally:
         if peak_w is not None:
             os.close(peak_w)
-    calls = list(job.get("calls", []))
-    payload = pickle.dumps({k: v for k, v in job.items() if k != "calls"})
-    results = job_dir / "results"
-    marks = [0]  # how many NEXT_MARKs the sandbox has written
-    marked = threading.Condition()
-    kept: list[bytes] = []
-    ready = threading.Event()
-    harness = threading.Event()  # the sandbox's HARNESS_MARK: learner code may run from here on
-    measure = threading.Event()  # a memory probe's measured call is about to run
-    closed = threading.Event()  # the sandbox's stdout reached its end: it has exited, or is exiting
-    answers: dict[str, bytes | None] = {}  # the answers as they were when the sandbox asked for the next call
-
-    def wait_mark(n: int) -> bool:
-        with marked:
-            while marks[0] < n and not closed.is_set():
-                marked.wait(0.1)
-            return marks[0] >= n
-
-    def keep(names) -> None:
-        for name in names:
-            try:
-                answers[name] = read_regular(results / name, MAX_RESULT_BYTES + (1 << 20))
-            except (OSError, ValueError) as exc:
-                answers[name] = None
-                if name.endswith(".npz") and isinstance(exc, ValueError):  # far too large: say so
-                    answers[name[:-4] + ".json"] = json.dumps({
-                        "id": int(name[:4]), "error": "ResultTooLarge",
-                        "message": "the result is far larger than the expected answer"}).encode()
-
-    def feed() -> None:
-        """The job, then one call at a time: call k+1 is written only after the sandbox asked for
-        it, and call k's answer is kept as it was then (a later call cannot change it)."""
-        try:
-            proc.stdin.write(payload)
-            proc.stdin.flush()
-            for k, call in enumerate(calls):
-                if not wait_mark(k + 1):
-                    return
-                keep(["cells.json"] if k == 0 else [f"{calls[k - 1]['id']:04d}.json", f"{calls[k - 1]['id']:04d}.npz"])
-                with marked:
-                    proc.stdin.write(pickle.dumps(call))
-                    proc.stdin.flush()
-            if wait_mark(len(calls) + 1):
-                keep(["cells.json"] if not calls else [f"{calls[-1]['id']:04d}.json", f"{calls[-1]['id']:04d}.npz"])
-            proc.stdin.close()
-        except (OSError, ValueError):  # the sandbox died before reading its job
-            pass
-
-    writer = threading.Thread(target=feed, daemon=True)
-    writer.start()
-
-    def drain() -> None:  # keep the first 20 kB of whatever escapes to the real stdout
-        size, seen, tail, before = 0, b"", b"", b""
-        try:
-            for chunk in iter(lambda: proc.stdout.read1(65536), b""):
-                if probe and not ready.is_set():
-                    seen = (seen + chunk)[-4096:]
-                    if sandbox.READY_MARK in seen:
-                        ready.set()
-                joined = tail + chunk
-                if probe and sandbox.MEASURE_MARK in joined:
-                    measure.set()
-                if not harness.is_set():
-                    before = (before + chunk)[-4096:]
-                    if sandbox.HARNESS_MARK in before:
-                        harness.set()
-                found = joined.count(sandbox.NEXT_MARK)
-                tail = joined[-(len(sandbox.NEXT_MARK) - 1):]
-                if found:
-                    with marked:
-                        marks[0] += found
-                        marked.notify_all()
-                if size < 20_000:
-                    for mark in (sandbox.NEXT_MARK, sandbox.READY_MARK, sandbox.HARNESS_MARK):
-                        chunk = chunk.replace(mark, b"")
-                    kept.append(chunk[: 20_000 - size])
-                    size += len(chunk)
-        finally:
-            closed.set()
-            with marked:
-                marked.notify_all()
-
-    def go() -> None:  # a probe waits for this line at its ready and measure marks
-        try:
-            with marked:
-                proc.stdin.write(b"go\n")
-                proc.stdin.flush()
-        except (OSError, ValueError):
-            pass
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    killed = None
-    rss_limit = limits.memory_mib * 2**20 * 1.25
+    channel = Channel(proc, job, job_dir / "results", probe)
+    channel.start()
+    group_peak = None
     try:
-        ps = psutil.Process(proc.pid)
-    except psutil.Error:
-        ps = None
-    next_memory_check = 0.0
-    base, how, maxrss = None, "", None  # maxrss: a warm child's peak, from its zygote's wait4
-    python_pid, window = None, None  # a probe: the sandbox's Python; (peak before the call, baseline of the call)
-    capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
-    filled = False
-    closed_at = 0.0
-    try:
-        while True:
-            if cmd is None:
-                done, _, kib = proc.check()
-                if done:
-                    maxrss = kib * 1024 if isinstance(kib, int) else None
-                    break
-            else:
-                done, status, _ = os.wait4(proc.pid, os.WNOHANG)
-                if done:
-                    proc.returncode = os.waitstatus_to_exitcode(status)
-                    break
-            if probe and ready.is_set() and not how:
-                python_pid = proc.python_pid() if cmd is None else _python_pid(proc)
-                base, how = _baseline(python_pid)
-                how = how or "no baseline"
-                go()
-            if probe and measure.is_set() and window is None:
-                # The cells have run: what they left resident is the call's own baseline too, so
-                # memory they gave back (pages dropped with madvise) is no headroom for the call.
-                before_kib = _status_kib(python_pid, "VmHWM") if python_pid else None
-                base2, how2 = _baseline(python_pid) if python_pid else (None, "")
-                window = (None if before_kib is None else before_kib * 1024, base2 if how2 == "reset" else None)
-                go()
-            # Wake at once when the probe says it is ready or the sandbox's output ends (its
-            # exit), not at the next tick. (Code that closes its own stdout and goes on running
-            # only gets the usual tick back after half a second.)
-            if closed.is_set():
-                closed_at = closed_at or time.perf_counter()
-                time.sleep(0.002 if time.perf_counter() - closed_at < 0.5 else 0.1)
-            elif probe and not ready.is_set():
-                ready.wait(0.02)
-            else:
-                closed.wait(0.1)
-            elapsed = time.perf_counter() - start
-            if elapsed > limits.notebook_seconds:
-                killed = "timeout"
-                break
-            if ps is not None and elapsed >= next_memory_check:  # the address-space limit is the
-                next_memory_check = elapsed + 0.5                 # main bound; this is a backstop
-                rss = cgroup.usage() if cgroup is not None and cgroup.paths else None
-                if rss is None:  # without a cgroup: resident sizes (shared pages counted twice)
-                    try:
-                        rss = sum(p.memory_info().rss for p in [ps, *ps.children(recursive=True)])
-                    except psutil.Error:
-                        rss = 0
-                if rss > rss_limit:
-                    killed = "memory"
-                    break
-                filled = filled or (capped and boundary.space_full(job_dir))
-        if killed and cmd is None:
+        watched = _watch(proc, channel, limits, cgroup, job_dir, start, warm_child=cmd is None)
+        if watched.killed and cmd is None:
             proc.kill()  # the warm worker goes with it
-        elif killed:
+        elif watched.killed:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
         if proc.returncode is None:
             proc.wait()
-        if cgroup is not None and not killed and proc.returncode not in (0, None) and cgroup.oom_killed():
-            killed = "memory"
-        filled = filled or (capped and boundary.space_full(job_dir))
+        if (cgroup is not None and not watched.killed and proc.returncode not in (0, None)
+                and cgroup.oom_killed()):
+            watched.killed = "memory"
+        watched.filled = watched.filled or (os.path.ismount(job_dir) and boundary.space_full(job_dir))
+        group_peak = cgroup.peak() if probe and watched.group_base is not None else None
     finally:
         if proc.returncode is None and proc.poll() is None:
             proc.kill()
@@ -387,48 +225,151 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
         unprivileged.end_all(user)  # whatever the sandbox's own user left running, wherever it went
         if cgroup is not None and cmd is not None:
             cgroup.remove()
-    reader.join(timeout=5)
-    writer.join(timeout=1)
-    _keep_answers(results, answers, calls)
-    peak = _probe_peak(peak_r, base, window, killed, maxrss) if probe else None
-    return SandboxRun(proc.returncode, killed, time.perf_counter() - start,
-                      b"".join(kept).decode("utf-8", "replace"), peak, HOW.get(how, how), filled,
-                      started_at, time.time(), harness.is_set())
+    output = channel.finish()
+    peak = _probe_peak(peak_r, watched, group_peak) if probe else None
+    return SandboxRun(proc.returncode, watched.killed, time.perf_counter() - start, output, peak,
+                      HOW.get(watched.how, watched.how), watched.filled, started_at, time.time(),
+                      channel.harness.is_set())
 
 
-def _grade_warm(result, sub, plan, limits, scratch, denied, nb, isolation, borrowed, tampering,
-                _run_and_judge) -> bool:
-    """Run the submission in a warm worker's child (:mod:`attnlab.course.warm`); False if no warm
-    worker could be had (then a fresh sandbox runs it). ``_run_and_judge``: the driver's rest of
-    the trip (run, measure, judge), run here with ``zygote=`` the worker."""
+@dataclass
+class _Watched:
+    """What watching a running sandbox found: why the grader stopped it (None: it ended), a
+    probe's baseline and measured window, a warm child's peak, and a full writable space."""
+    killed: str | None = None
+    base: int | None = None
+    how: str = ""
+    window: tuple | None = None  # a probe: (peak before the call, baseline of the call)
+    maxrss: int | None = None    # a warm child's peak, from its zygote's wait4
+    filled: bool = False
+    # The call's window, every process counted (a process the call starts holds memory too):
+    group_base: int | None = None  # the cgroup's usage when the call started (its peak reset then)
+    tree_base: int | None = None   # resident bytes of the sandbox's process tree then, and their
+    tree_peak: int | None = None   # largest sum sampled during the call (where no cgroup counts)
+
+
+def _watch(proc, channel: Channel, limits: Limits, cgroup, job_dir: Path, start: float,
+           warm_child: bool) -> _Watched:
+    """Wait for the sandbox to end, within its wall-clock budget and memory backstop; answer a
+    probe's ready and measure marks (baseline, then ``go``)."""
+    import psutil  # (imported here: only the grader's batch needs it, not the modules that import this one)
+
+    w = _Watched()
+    rss_limit = limits.memory_mib * 2**20 * 1.25
+    try:
+        ps = psutil.Process(proc.pid)
+    except psutil.Error:
+        ps = None
+    probe, ready, closed = channel.probe, channel.ready, channel.closed
+    next_memory_check, python_pid, closed_at = 0.0, None, 0.0
+    capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
+    while True:
+        if warm_child:
+            done, _, kib = proc.check()
+            if done:
+                w.maxrss = kib * 1024 if isinstance(kib, int) else None
+                return w
+        else:
+            done, status, _ = os.wait4(proc.pid, os.WNOHANG)
+            if done:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                return w
+        if probe and ready.is_set() and not w.how:
+            python_pid = proc.python_pid() if warm_child else _python_pid(proc)
+            w.base, w.how = _baseline(python_pid)
+            w.how = w.how or "no baseline"
+            channel.go()
+        if probe and channel.measure.is_set() and w.window is None:
+            # The cells have run: what they left resident is the call's own baseline too, so
+            # memory they gave back (pages dropped with madvise) is no headroom for the call.
+            before_kib = _status_kib(python_pid, "VmHWM") if python_pid else None
+            base2, how2 = _baseline(python_pid) if python_pid else (None, "")
+            w.window = (None if before_kib is None else before_kib * 1024, base2 if how2 == "reset" else None)
+            w.group_base = cgroup.reset_peak() if cgroup is not None else None
+            w.tree_base = w.tree_peak = _tree_rss(python_pid)
+            channel.go()
+        if w.tree_base is not None:  # every tick of the call: the whole tree's resident bytes
+            w.tree_peak = max(w.tree_peak or 0, _tree_rss(python_pid) or 0)
+        # Wake at once when the probe says it is ready or the sandbox's output ends (its
+        # exit), not at the next tick. (Code that closes its own stdout and goes on running
+        # only gets the usual tick back after half a second.)
+        if closed.is_set():
+            closed_at = closed_at or time.perf_counter()
+            time.sleep(0.002 if time.perf_counter() - closed_at < 0.5 else 0.1)
+        elif probe and (not ready.is_set() or w.tree_base is not None):
+            closed.wait(0.02)  # a probe: answer its marks at once, sample its call often
+        else:
+            closed.wait(0.1)
+        elapsed = time.perf_counter() - start
+        if elapsed > limits.notebook_seconds:
+            w.killed = "timeout"
+            return w
+        if ps is not None and elapsed >= next_memory_check:  # the address-space limit is the
+            next_memory_check = elapsed + 0.5                 # main bound; this is a backstop
+            rss = cgroup.usage() if cgroup is not None and cgroup.paths else None
+            if rss is None:  # without a cgroup: resident sizes (shared pages counted twice)
+                try:
+                    rss = sum(p.memory_info().rss for p in [ps, *ps.children(recursive=True)])
+                except psutil.Error:
+                    rss = 0
+            if rss > rss_limit:
+                w.killed = "memory"
+                return w
+            w.filled = w.filled or (capped and boundary.space_full(job_dir))
+
+
+@dataclass
+class Worker:
+    """Where one submission's run happens: a job folder, and the warm worker (``zygote``) whose
+    child runs it there, or None for a fresh sandbox."""
+    folder: Path
+    zygote: Any = None
+
+
+@contextlib.contextmanager
+def warm_worker(trip: Trip) -> Iterator[Worker | None]:
+    """A warm worker's slot for ``trip`` (:mod:`attnlab.course.warm`), handed back to its pool
+    when the trip leaves it; None when no warm worker could be had (a fresh sandbox runs it)."""
     with AST_LOCK:
-        preload = _preload(plan, job_cells(plan, nb)[0], isolation)
-    pool = warm.pool_for(scratch)
-    hide = [str(d) for d in denied]
+        preload = _preload(trip.plan, job_cells(trip.plan, trip.read.nb)[0], trip.isolation)
+    pool = warm.pool_for(trip.scratch)
+    hide = [str(d) for d in trip.denied]
+    limits, scratch = trip.limits, trip.scratch
 
     def make(modules):
         return warm.Zygote(scratch, int(limits.memory_mib * 2**20), limits.space_mib * 2**20, limits.space_files,
                            hide, modules, lambda tmp: _give_font_list(scratch, tmp))
 
-    watch = _Stopwatch(result.stages)
+    watch = _Stopwatch(trip.result.stages)
     zygote = pool.take(preload, make)
     watch.lap("warm worker")
     if zygote is None:
-        return False
+        yield None
+        return
     try:
-        _run_and_judge(result, plan, limits, scratch, denied, nb, zygote.folder, isolation, borrowed, tampering,
-                       sub, zygote=zygote)
+        yield Worker(zygote.folder, zygote)
     finally:
-        watch = _Stopwatch(result.stages)
+        watch = _Stopwatch(trip.result.stages)
         child = zygote.child
         pool.give(zygote, healthy=child is not None and child.returncode == 0 and not child.killed)
         watch.lap("cleanup")
-    return True
+
+
+@contextlib.contextmanager
+def fresh_worker(trip: Trip) -> Iterator[Worker]:
+    """A fresh job folder under the batch's scratch, its writable space bounded, deleted after."""
+    job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=trip.scratch))
+    space = boundary.WritableSpace(job_dir, trip.limits.space_mib * 2**20, trip.limits.space_files)
+    try:
+        yield Worker(job_dir)
+    finally:
+        watch = _Stopwatch(trip.result.stages)
+        space.close()
+        shutil.rmtree(job_dir, ignore_errors=True)
+        watch.lap("cleanup")
 
 
 def _allowed_roots() -> list[str]:
-    import attnlab
-
     roots = {sys.prefix, sys.base_prefix, os.path.dirname(os.path.dirname(attnlab.__file__))}
     for p in sys.path:
         if p and os.path.isdir(p) and ("site-packages" in p or "dist-packages" in p or p.startswith(sys.base_prefix)):
@@ -493,3 +434,27 @@ def run(job: Job, limits: Limits, isolation: boundary.Isolation, denied: list[Pa
         entry["label"] = labels[i]  # the grader's own labels, not what came back
         entry["error"] = str(entry.get("error") or "")[:2000] or None
     return Ran(ran, results, cell_log, (results / "done.json").is_file(), borrowed)
+
+
+def sandbox_stages(stages: dict[str, float], run, results: Path) -> None:
+    """Split the sandbox's wall time by its own stamps (``timing.json``, wall clock); whatever
+    they do not cover (a sandbox that died, stamps that make no sense) stays ``sandbox other``."""
+    total = max(0.0, run.ended_at - run.started_at)
+    try:
+        stamps = _load_json(results / "timing.json", 4096)
+    except Exception:  # noqa: BLE001
+        stamps = {}
+    marks = [("sandbox start", "process"), ("interpreter", "started"), ("interpreter", "main"),
+             ("imports", "imports"), ("shell", "shell"), ("cells", "cells"), ("calls", "calls")]
+    last, covered = run.started_at, 0.0
+    for stage, key in marks:
+        t = stamps.get(key) if isinstance(stamps, dict) else None
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not last <= t <= run.ended_at:
+            continue
+        stages[stage] = stages.get(stage, 0.0) + (t - last)
+        covered += t - last
+        last = t
+    if covered:
+        stages["sandbox exit"] = stages.get("sandbox exit", 0.0) + (run.ended_at - last)
+        covered += run.ended_at - last
+    stages["sandbox other"] = stages.get("sandbox other", 0.0) + max(0.0, total - covered)
