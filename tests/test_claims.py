@@ -253,7 +253,7 @@ def test_a_spread_given_in_the_span_is_the_spread_allowed():
 # Notebooks whose text has been made true in grading mode as well (NBGRADER_EXECUTION set: the
 # small training configurations). The autograded notebook, with its outputs, goes back to the
 # learner as feedback, so there too no span may be contradicted by what the notebook printed.
-GRADING_MODE_TRUE = ["12_what_attention_learns"]
+GRADING_MODE_TRUE = ["12_what_attention_learns", "13_attention_variants"]
 
 
 @pytest.mark.notebooks

@@ -250,3 +250,18 @@ def test_a_memory_probes_warm_up_runs_on_the_first_rows_of_each_input():
     assert all(a.flags["C_CONTIGUOUS"] for a in cut[:4])
     assert cut[4] == 128 and cut[5] is fn and cut[6] == 2.0
     assert np.shares_memory(cut[3], small) or np.array_equal(cut[3], small)
+
+
+def test_a_call_that_cannot_be_sent_is_the_graders_fault_at_once(tmp_path):
+    """A check's case the sandbox cannot be sent (a closure in its arguments) stops the run before
+    the sandbox starts, as the grader's fault; it never leaves a sandbox waiting for a call."""
+    from attnlab.course import boundary
+    from attnlab.course.stages import run
+    from attnlab.course.stages.handoff import GraderFault, Limits
+
+    job = {"cells": [], "calls": [{"id": 0, "name": "softmax", "invoke": None,
+                                   "args": (lambda x: x,), "kwargs": {}}]}
+    started = []
+    with pytest.raises(GraderFault, match="softmax cannot be sent to the sandbox"):
+        run.run_sandbox(tmp_path, job, Limits(), boundary.probe(), zygote=started)
+    assert started == [] and not any(tmp_path.iterdir())  # nothing started, nothing written

@@ -207,7 +207,8 @@ def test_copies_of_the_reference_code_whatever_they_are_called():
                                         "04_masks_and_cross_attention", "05_multi_head_attention",
                                         "06_attention_as_kernel_machine", "07_rnn_translation_with_attention",
                                         "08_efficient_attention", "09_transformer", "10_attention_on_images",
-                                        "11_modern_attention", "12_what_attention_learns"])
+                                        "11_modern_attention", "12_what_attention_learns",
+                                        "13_attention_variants"])
 def test_no_solution_is_a_copy_of_the_library(assignment):
     """Copies are found by content against the whole library (issue 40): no solution is one."""
     import ast

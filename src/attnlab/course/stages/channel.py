@@ -15,18 +15,42 @@ from pathlib import Path
 
 from .. import wire
 from .collect import read_regular
+from .handoff import GraderFault
 from .read import MAX_RESULT_BYTES
 
 OUTPUT_KEPT = 20_000  # bytes of the sandbox's own output kept for the log
 
 
+class Sendable:
+    """The job and its calls as the bytes the sandbox will read, made before the sandbox starts:
+    a call that cannot be sent (a case holding something pickle refuses) is the grader's fault,
+    said at once, never a sandbox left waiting for a call that never comes."""
+
+    def __init__(self, job: dict) -> None:
+        self.calls = list(job.get("calls", []))
+        try:
+            self.payload = pickle.dumps({k: v for k, v in job.items() if k != "calls"})
+            self.sent_calls = [pickle.dumps(call) for call in self.calls]
+        except Exception as exc:  # noqa: BLE001 - pickle raises several kinds (PicklingError, TypeError, ...)
+            name = next((c.get("name", "?") for c in self.calls if not _picklable(c)), "the job")
+            raise GraderFault(f"a call of {name} cannot be sent to the sandbox "
+                              f"({type(exc).__name__}: {exc}): a check's case must be plain data") from None
+
+
+def _picklable(value) -> bool:
+    try:
+        pickle.dumps(value)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
 class Channel:
     """The pipes of one running sandbox ``proc`` (its stdin and stdout), in two threads."""
 
-    def __init__(self, proc, job: dict, results: Path, probe: bool) -> None:
+    def __init__(self, proc, sent: Sendable, results: Path, probe: bool) -> None:
         self.proc, self.results, self.probe = proc, results, probe
-        self.calls = list(job.get("calls", []))
-        self.payload = pickle.dumps({k: v for k, v in job.items() if k != "calls"})
+        self.calls, self.payload, self._sent_calls = sent.calls, sent.payload, sent.sent_calls
         self.marks = 0                       # how many NEXT_MARKs the sandbox has written
         self.marked = threading.Condition()
         self.kept: list[bytes] = []
@@ -94,7 +118,7 @@ class Channel:
                     return
                 self._keep(self._answer_files(k))
                 with self.marked:
-                    proc.stdin.write(pickle.dumps(call))
+                    proc.stdin.write(self._sent_calls[k])
                     proc.stdin.flush()
             if self._wait_mark(len(self.calls) + 1):
                 self._keep(self._answer_files(len(self.calls)))

@@ -27,7 +27,7 @@ import attnlab
 
 from .. import boundary, tamper, unprivileged, warm, wire
 from ..plan import AssignmentPlan, job_calls
-from .channel import Channel
+from .channel import Channel, Sendable
 from .collect import copy_submission
 from .fonts import _give_font_list
 from .handoff import GraderFault, Job, Limits, Ran, SandboxRun, Submission, Trip, _Stopwatch
@@ -180,6 +180,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     process cannot reset it: ``/proc`` is read-only inside the boundary)."""
     start = time.perf_counter()
     probe = bool(job.get("probe"))
+    sent = Sendable(job)  # before anything starts: a call that cannot be sent stops here, loudly
     cmd, cgroup, popen_env, cwd = _command(job_dir, limits, isolation, hide, zygote, probe)
     peak_r = peak_w = None
     if probe and cmd is not None:
@@ -199,7 +200,7 @@ def run_sandbox(job_dir: Path, job: dict, limits: Limits, isolation: boundary.Is
     finally:
         if peak_w is not None:
             os.close(peak_w)
-    channel = Channel(proc, job, job_dir / "results", probe)
+    channel = Channel(proc, sent, job_dir / "results", probe)
     channel.start()
     group_peak = None
     try:
