@@ -12,7 +12,7 @@ from attnlab.cards import TransformerDecoderLayer as dec_card
 from attnlab.cards import TransformerEncoderLayer as enc_card
 from attnlab.cards import multi_head_attention as mha_card
 from attnlab.checks import CheckFailure
-from attnlab.checks import multi_head_attention as mha_checks
+import attnlab.checks as all_checks  # noqa: E402 - the checks, from their cards
 from attnlab.checks import transformer as tr_checks
 
 torch = pytest.importorskip("torch")
@@ -50,8 +50,8 @@ def _max_over_all_keys(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
 @pytest.mark.parametrize("hidden", [False, True])
 def test_nb05_large_case_catches_the_max_over_masked_keys(hidden):
     with pytest.raises(CheckFailure, match="±1e4"):
-        mha_checks.check_multi_head_attention_masked(_max_over_all_keys, hidden=hidden)
-    mha_checks.check_multi_head_attention_masked(attnlab.multi_head_attention, hidden=hidden)
+        all_checks.check_multi_head_attention_masked(_max_over_all_keys, hidden=hidden)
+    all_checks.check_multi_head_attention_masked(attnlab.multi_head_attention, hidden=hidden)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -108,17 +108,17 @@ def _decoder(mode):
 @pytest.mark.parametrize("hidden", [False, True])
 def test_nb09_a_finite_fill_fails_on_the_fully_masked_rows(hidden):
     with pytest.raises(CheckFailure, match="length 0"):
-        tr_checks.check_encoder_layer_mask(_encoder("finite"), hidden=hidden)
+        all_checks.check_encoder_layer_mask(_encoder("finite"), hidden=hidden)
     with pytest.raises(CheckFailure, match="length 0"):
-        tr_checks.check_decoder_layer_mask(_decoder("finite"), hidden=hidden)
+        all_checks.check_decoder_layer_mask(_decoder("finite"), hidden=hidden)
 
 
 @pytest.mark.parametrize("hidden", [False, True])
 def test_nb09_the_max_over_masked_keys_fails_on_the_large_scores(hidden):
     with pytest.raises(CheckFailure, match="±1e4"):
-        tr_checks.check_encoder_layer_mask(_encoder("max_all"), hidden=hidden)
+        all_checks.check_encoder_layer_mask(_encoder("max_all"), hidden=hidden)
     with pytest.raises(CheckFailure, match="±1e4"):
-        tr_checks.check_decoder_layer_mask(_decoder("max_all"), hidden=hidden)
+        all_checks.check_decoder_layer_mask(_decoder("max_all"), hidden=hidden)
 
 
 @pytest.mark.parametrize("hidden", [False, True])

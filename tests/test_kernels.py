@@ -26,7 +26,7 @@ import attnlab.torch as at
 from attnlab.cards import card
 from attnlab.cards._card import _standard_namespace
 from attnlab.checks import CheckFailure
-from attnlab.checks import kernel_machine as km
+import attnlab.checks as all_checks  # noqa: E402 - the checks, from their cards
 
 ATOL = 1e-10  # float64 agreement between two implementations of the same formula
 
@@ -420,22 +420,22 @@ def _la_loop_recurrent(Q, K, V, feature_map):
 
 
 ALTERNATIVES = [
-    (km.check_gaussian_attention_weights, _gw_exp_renormalised),
-    (km.check_gaussian_attention_weights_stable, _gw_exp_renormalised),
-    (km.check_nadaraya_watson, _nw_loop),
-    (km.check_fit_bandwidth, _fb_delete),
-    (km.check_fit_bandwidth_candidates, _fb_delete),
-    (km.check_fit_bandwidth, _fb_zero_and_renormalise),
-    (km.check_fit_bandwidth_candidates, _fb_zero_and_renormalise),
-    (km.check_kernel_ridge_fit, _krr_fit_inv),
-    (km.check_kernel_ridge_predict, _krr_predict_transposed),
+    (all_checks.check_gaussian_attention_weights, _gw_exp_renormalised),
+    (all_checks.check_gaussian_attention_weights_stable, _gw_exp_renormalised),
+    (all_checks.check_nadaraya_watson, _nw_loop),
+    (all_checks.check_fit_bandwidth, _fb_delete),
+    (all_checks.check_fit_bandwidth_candidates, _fb_delete),
+    (all_checks.check_fit_bandwidth, _fb_zero_and_renormalise),
+    (all_checks.check_fit_bandwidth_candidates, _fb_zero_and_renormalise),
+    (all_checks.check_kernel_ridge_fit, _krr_fit_inv),
+    (all_checks.check_kernel_ridge_predict, _krr_predict_transposed),
 ]
 
 # Right values, wrong mechanism (issue 27): the (Lq, Lk) kernel matrix, prefix sums for a recurrence.
 NOT_THE_MECHANISM = [
-    (km.check_linear_attention, _la_quadratic, "quadratic memory"),
-    (km.check_linear_attention_causal, _la_quadratic, "quadratic memory"),
-    (km.check_linear_attention_recurrent, _la_loop_recurrent, "no running state"),
+    (all_checks.check_linear_attention, _la_quadratic, "quadratic memory"),
+    (all_checks.check_linear_attention_causal, _la_quadratic, "quadratic memory"),
+    (all_checks.check_linear_attention_recurrent, _la_loop_recurrent, "no running state"),
 ]
 
 
@@ -455,13 +455,13 @@ def test_checks_watch_the_mechanism(check, solution, words):
 
 
 GROUPS = [
-    ("gaussian_attention_weights", [km.check_gaussian_attention_weights, km.check_gaussian_attention_weights_stable]),
-    ("nadaraya_watson", [km.check_nadaraya_watson]),
-    ("fit_bandwidth", [km.check_fit_bandwidth, km.check_fit_bandwidth_candidates]),
-    ("kernel_ridge_fit", [km.check_kernel_ridge_fit]),
-    ("kernel_ridge_predict", [km.check_kernel_ridge_predict]),
-    ("linear_attention", [km.check_linear_attention, km.check_linear_attention_causal]),
-    ("linear_attention_recurrent", [km.check_linear_attention_recurrent]),
+    ("gaussian_attention_weights", [all_checks.check_gaussian_attention_weights, all_checks.check_gaussian_attention_weights_stable]),
+    ("nadaraya_watson", [all_checks.check_nadaraya_watson]),
+    ("fit_bandwidth", [all_checks.check_fit_bandwidth, all_checks.check_fit_bandwidth_candidates]),
+    ("kernel_ridge_fit", [all_checks.check_kernel_ridge_fit]),
+    ("kernel_ridge_predict", [all_checks.check_kernel_ridge_predict]),
+    ("linear_attention", [all_checks.check_linear_attention, all_checks.check_linear_attention_causal]),
+    ("linear_attention_recurrent", [all_checks.check_linear_attention_recurrent]),
 ]
 
 
@@ -509,7 +509,7 @@ def test_fit_bandwidth_mistakes_are_named_under_any_course_secret(secret, monkey
     monkeypatch.setattr(_core, "_SECRET", [secret])
     for mistake in card("fit_bandwidth").mistakes:
         messages = []
-        for check in (km.check_fit_bandwidth, km.check_fit_bandwidth_candidates):
+        for check in (all_checks.check_fit_bandwidth, all_checks.check_fit_bandwidth_candidates):
             try:
                 with contextlib.redirect_stdout(io.StringIO()):
                     check(mistake.impl, hidden=True)
@@ -517,5 +517,5 @@ def test_fit_bandwidth_mistakes_are_named_under_any_course_secret(secret, monkey
                 messages.append(str(exc))
         assert any(mistake.name in m for m in messages), (secret, mistake.name, messages)
     with contextlib.redirect_stdout(io.StringIO()):
-        km.check_fit_bandwidth(attnlab.fit_bandwidth, hidden=True)
-        km.check_fit_bandwidth_candidates(attnlab.fit_bandwidth, hidden=True)
+        all_checks.check_fit_bandwidth(attnlab.fit_bandwidth, hidden=True)
+        all_checks.check_fit_bandwidth_candidates(attnlab.fit_bandwidth, hidden=True)

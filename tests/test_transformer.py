@@ -213,14 +213,14 @@ def test_decode_rejects_bad_input():
 # ---------------------------------------------------------------------------------------------
 # The checks: every known mistake gives another answer than the reference on some case
 
-from attnlab.checks import transformer as checks09  # noqa: E402
+import attnlab.checks as all_checks  # noqa: E402 - the checks, from their cards
 import coursekit as ck  # noqa: E402
 
 EXERCISE_CHECKS = [
-    (checks09.check_sinusoidal_positional_encoding, checks09.check_sinusoidal_positional_encoding_odd),
-    (checks09.check_encoder_layer, checks09.check_encoder_layer_mask),
-    (checks09.check_decoder_layer, checks09.check_decoder_layer_mask),
-    (checks09.check_decode_with_cache, checks09.check_decode_with_cache_positions),
+    (all_checks.check_sinusoidal_positional_encoding, all_checks.check_sinusoidal_positional_encoding_odd),
+    (all_checks.check_encoder_layer, all_checks.check_encoder_layer_mask),
+    (all_checks.check_decoder_layer, all_checks.check_decoder_layer_mask),
+    (all_checks.check_decode_with_cache, all_checks.check_decode_with_cache_positions),
 ]
 
 
@@ -234,14 +234,14 @@ def test_library_passes_its_own_checks(capsys):
     from attnlab.torch.transformer import TransformerDecoderLayer, TransformerEncoderLayer
 
     for hidden in (False, True):
-        checks09.check_sinusoidal_positional_encoding(attnlab.sinusoidal_positional_encoding, hidden=hidden)
-        checks09.check_sinusoidal_positional_encoding_odd(attnlab.sinusoidal_positional_encoding, hidden=hidden)
-        checks09.check_encoder_layer(TransformerEncoderLayer, hidden=hidden)
-        checks09.check_encoder_layer_mask(TransformerEncoderLayer, hidden=hidden)
-        checks09.check_decoder_layer(TransformerDecoderLayer, hidden=hidden)
-        checks09.check_decoder_layer_mask(TransformerDecoderLayer, hidden=hidden)
-        checks09.check_decode_with_cache(at.decode_with_cache, hidden=hidden)
-        checks09.check_decode_with_cache_positions(at.decode_with_cache, hidden=hidden)
+        all_checks.check_sinusoidal_positional_encoding(attnlab.sinusoidal_positional_encoding, hidden=hidden)
+        all_checks.check_sinusoidal_positional_encoding_odd(attnlab.sinusoidal_positional_encoding, hidden=hidden)
+        all_checks.check_encoder_layer(TransformerEncoderLayer, hidden=hidden)
+        all_checks.check_encoder_layer_mask(TransformerEncoderLayer, hidden=hidden)
+        all_checks.check_decoder_layer(TransformerDecoderLayer, hidden=hidden)
+        all_checks.check_decoder_layer_mask(TransformerDecoderLayer, hidden=hidden)
+        all_checks.check_decode_with_cache(at.decode_with_cache, hidden=hidden)
+        all_checks.check_decode_with_cache_positions(at.decode_with_cache, hidden=hidden)
     assert capsys.readouterr().out.count("✓") == 16
 
 

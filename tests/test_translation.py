@@ -24,6 +24,7 @@ from attnlab import toylang
 import coursekit as ck
 from attnlab.cards import greedy_decode as greedy_card
 from attnlab.checks import rnn_translation as checks07
+import attnlab.checks as all_checks  # noqa: E402 - the checks, from their cards
 from attnlab.torch import translation as tr
 from attnlab.torch.seq2seq import Seq2Seq, _run_gru_cell, final_states
 from attnlab.translation_metrics import alignment_accuracy, bleu_statistics, corpus_bleu, exact_match
@@ -356,11 +357,11 @@ def test_alignment_accuracy_edge_cases_and_errors():
 # The checks: every known mistake gives another answer than the reference on some case
 
 EXERCISE_CHECKS = [  # the checks of one exercise share their catalogue of mistakes
-    (checks07.check_additive_attention, checks07.check_additive_attention_mask),
-    (checks07.check_multiplicative_attention, checks07.check_multiplicative_attention_mask),
-    (checks07.check_decoder_step, checks07.check_decoder_step_luong),
-    (checks07.check_greedy_decode, checks07.check_greedy_decode_eos),
-    (checks07.check_alignment_accuracy, checks07.check_alignment_accuracy_batched),
+    (all_checks.check_additive_attention, all_checks.check_additive_attention_mask),
+    (all_checks.check_multiplicative_attention, all_checks.check_multiplicative_attention_mask),
+    (all_checks.check_decoder_step, all_checks.check_decoder_step_luong),
+    (all_checks.check_greedy_decode, all_checks.check_greedy_decode_eos),
+    (all_checks.check_alignment_accuracy, all_checks.check_alignment_accuracy_batched),
 ]
 
 
