@@ -73,6 +73,23 @@ CARD = Card(
             fix="take the same columns `h * Dh:(h + 1) * Dh` of W_uk as of W_q.",
             fails=_FAILS, code=_cell('''    maps = [W_q[:, h * Dh:(h + 1) * Dh] @ W_uk[:, :Dh].T for h in range(H)]
     return np.stack(maps)''')),
+        Mistake(
+            "the whole product for every head (W_q W_ukᵀ, summed over the heads, repeated H times)",
+            principle="Each head's map uses only its own Dh columns of W_q and of W_uk; the product of the whole "
+                      "matrices sums the H heads' maps into one.",
+            fix="head h's map is `W_q[:, h * Dh:(h + 1) * Dh] @ W_uk[:, h * Dh:(h + 1) * Dh].T`.",
+            fails=_FAILS, code=_cell('''    return np.stack([W_q @ W_uk.T for h in range(H)])''')),
+        Mistake(
+            "the head width taken as D // H instead of W_q's columns per head",
+            principle="The head width Dh is the number of W_q's columns per head, W_q.shape[1] // H; the model "
+                      "width D (W_q's rows) need not be H * Dh.",
+            fix="`Dh = W_q.shape[1] // H`.",
+            fails=_FAILS, code='''def absorbed_query_map(W_q, W_uk, H):
+    D = W_q.shape[0]
+    Dh = D // H
+    maps = [W_q[:, h * Dh:(h + 1) * Dh] @ W_uk[:, h * Dh:(h + 1) * Dh].T for h in range(H)]
+    return np.stack(maps)
+'''),
     ],
 )
 

@@ -68,6 +68,17 @@ CARD = Card(
             fails=_ANY, code=_cell(_GEO, _REST.replace("np.concatenate([geometric(n), geometric(2 * n)[0::2][:H - n]])",
                                                         "geometric(2 * n)[:H]"))),
         Mistake(
+            "the extra slopes taken from the end of 2n's list (the last H - n of every other slope)",
+            principle="The H - n extra slopes are the first ones of the every-other list of 2n (the 1st, 3rd, "
+                      "5th, ... slopes), the steepest, not the last ones.",
+            fix="`geometric(2 * n)[0::2][:H - n]`, not `[-(H - n):]`.",
+            fails=_ANY, code=_cell(_GEO, _REST.replace("[:H - n]])", "[-(H - n):]])"))),
+        Mistake(
+            "the 8 left out of the exponent (2^(-h/H))",
+            principle="ALiBi's slopes run from 2^(-8/H) down to 2^-8: the exponent is -8h/H, eight times h/H.",
+            fix="`2.0 ** (-8.0 * np.arange(1, n + 1) / n)`.",
+            fails=_BOTH, code=_cell("        return 2.0 ** (-np.arange(1, n + 1) / n)", _REST)),
+        Mistake(
             "one slope for every head",
             principle="Each head gets its own slope, so that some heads look far and others only near.",
             fix="return H different slopes, one per head.",

@@ -132,6 +132,47 @@ CARD = Card(
             fails=_MASKED, code=_cell(_SCORES, _MASK, '''    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights = e / e.sum(axis=-1, keepdims=True)''')),
         Mistake(
+            "the mask convention flipped (True read as blocked)",
+            principle="A mask mod returns True where the query MAY attend to the key: keep those scores and exclude "
+                      "the others, not the reverse.",
+            fix="`scores = np.where(allowed, scores, -np.inf)`: the scores stay where the mask is True.",
+            fails=_MASKED, code=_cell(_SCORES, '''    if mask_mod is not None:
+        blocked = np.broadcast_to(mask_mod(b, h, q, k), scores.shape)
+        scores = np.where(blocked, -np.inf, scores)''', _SOFT)),
+        Mistake(
+            "the mask read as True = blocked, with a plain softmax: a query allowed every key gets NaN",
+            principle="A mask mod returns True where the query MAY attend to the key: keep those scores and exclude "
+                      "the others. Read the other way, a query allowed every key loses them all, and its softmax "
+                      "computes 0 / 0.",
+            fix="`scores = np.where(allowed, scores, -np.inf)`, and a softmax that gives a row with no allowed key "
+                "zero weights (`np.where(total > 0, total, 1.0)`).",
+            fails=_MASKED, code=_cell(_SCORES, '''    if mask_mod is not None:
+        allowed = np.broadcast_to(mask_mod(b, h, q, k), scores.shape)
+        scores = np.where(~allowed, scores, -np.inf)''', '''    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)''')),
+        Mistake(
+            "a fully masked row gets uniform weights (-1e9 instead of excluding the keys)",
+            principle="A large negative score is not an excluded key: when every key of a query is masked, the "
+                      "softmax of equal scores spreads the weight evenly. A query with no allowed key gets zero "
+                      "weights and a zero output.",
+            fix="fill the masked scores with `-np.inf`, shift by the row's maximum only where it is finite, and "
+                "divide only where the sum is positive (`np.where(total > 0, total, 1.0)`).",
+            fails=_MASKED, code=_cell(_SCORES, '''    if mask_mod is not None:
+        allowed = np.broadcast_to(mask_mod(b, h, q, k), scores.shape)
+        scores = np.where(allowed, scores, -1e9)''', '''    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)''')),
+        Mistake(
+            "an additive mask (-1e9 added to the blocked scores): a fully masked row gets the softmax of its raw "
+            "scores instead of zeros",
+            principle="Adding the same large negative number to every score of a query changes nothing after the "
+                      "softmax: a query with no allowed key must get zero weights and a zero output.",
+            fix="fill the masked scores with `-np.inf` (`np.where(allowed, scores, -np.inf)`), shift by the row's "
+                "maximum only where it is finite, and divide only where the sum is positive.",
+            fails=_MASKED, code=_cell(_SCORES, '''    if mask_mod is not None:
+        allowed = np.broadcast_to(mask_mod(b, h, q, k), scores.shape)
+        scores = scores + np.where(allowed, 0.0, -1e9)''', '''    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)''')),
+        Mistake(
             "the score mod ignored",
             principle="The score mod replaces every score before the softmax: call it and keep what it returns.",
             fix="`scores = score_mod(scores, b, h, q, k)` when a score mod is given.",

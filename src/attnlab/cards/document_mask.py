@@ -62,17 +62,39 @@ CARD = Card(
             principle="A packed sequence holds several documents: a token must not see the documents before its own.",
             fix="also require `doc_ids[q] == doc_ids[k]`.",
             fails=_FAILS, code=_cell('''    return k <= q''')),
+        Mistake(
+            "ids assumed to increase along the sequence (document starts found by counting the ids)",
+            principle="The ids are any integers, in any order (they may decrease or be negative): only each "
+                      "document's tokens are consecutive. Compare the ids of the query and of the key, do not "
+                      "count them from 0 upwards.",
+            fix="`same = doc_ids[:, None] == doc_ids[None, :]`, then `same & (k <= q)`: no bincount, no cumsum.",
+            fails=_FAILS, code=_cell('''    counts = np.bincount(doc_ids)
+    starts = np.cumsum(counts) - counts
+    start = starts[doc_ids]
+    return (k >= start[:, None]) & (k <= q)''')),
+        Mistake(
+            "ids assumed sorted (document starts found with np.searchsorted)",
+            principle="A binary search needs sorted values, and the ids come in any order (they may decrease or "
+                      "be negative): compare the ids of the query and of the key instead of searching for them.",
+            fix="`same = doc_ids[:, None] == doc_ids[None, :]`, then `same & (k <= q)`.",
+            fails=_FAILS, code=_cell('''    start = np.searchsorted(doc_ids, doc_ids, side="left")
+    return (k >= start[:, None]) & (k <= q)''')),
     ],
 )
 
 
 def cases(hidden: bool) -> list[Case]:
-    docs = ([[0, 0, 1, 1, 1, 1, 2], [4, 4, 4, 9, 9], [2, 5, 5, 5, 5, 5, 5, 7], [0, 0, 0]] if hidden else
-            [[0, 0, 0, 1, 1, 2, 2, 2, 2], [3, 3, 7, 7, 7, 8], [1, 2, 2, 2], [6, 6, 6, 6, 6, 6]])
+    # ids in any order, negative ones too: only each document's tokens are consecutive
+    docs = ([[0, 0, 1, 1, 1, 1, 2], [4, 4, 4, 9, 9], [2, 2, 2, 1], [7, 7, 3, 3, 3, 8], [2, 5, 5, 5, 5, 5, 5, 7],
+             [0, 0, 0], [-1, -1, -1, 3, 3, -5]] if hidden else
+            [[0, 0, 0, 1, 1, 2, 2, 2, 2], [3, 3, 7, 7, 7, 8], [1, 1, 0, 0, 0], [5, 5, 2, 9, 9, 9], [1, 2, 2, 2],
+             [6, 6, 6, 6, 6, 6], [-3, -3, 4, 4]])
     out = []
     for d in docs:
         n = len(set(d))
-        out.append(Case((np.array(d),), why=f"doc_ids={d}: {n} document" + ("s" if n > 1 else " (a causal mask)")))
+        order = ", negative ids" if min(d) < 0 else ", ids not increasing" if d != sorted(d) else ""
+        out.append(Case((np.array(d),), why=f"doc_ids={d}: {n} document" + ("s" if n > 1 else " (a causal mask)")
+                        + order))
     return out
 
 

@@ -37,6 +37,17 @@ CARD = Card(
                     return np.concatenate([np.arange(min(n_sinks, Lk)), np.arange(max(0, Lk - window), Lk)])
                 '''),
         Mistake(
+            "the two ranges concatenated as they are: keys kept twice, and indices outside the cache",
+            principle="Every key is kept once, and only keys of the cache, 0 to Lk - 1: in a short cache the "
+                      "two ranges share keys, the window would start below 0 and the sinks may run past "
+                      "the last token.",
+            fix="clip both ranges (`range(min(n_sinks, Lk))`, `range(max(0, Lk - window), Lk)`) and take their "
+                "union (`np.union1d`), not their concatenation.",
+            fails=_SHORT, code='''
+                def sink_window_keys(Lk, n_sinks, window):
+                    return np.concatenate([np.arange(n_sinks), np.arange(Lk - window, Lk)])
+                '''),
+        Mistake(
             "a window off by one (window + 1 recent keys)",
             principle="A window of w keeps exactly the w newest tokens, the newest one included.",
             fix="the window starts at `Lk - window`, not `Lk - window - 1`.",
@@ -54,13 +65,47 @@ CARD = Card(
                     recent = range(max(0, Lk - window - 1), Lk - 1)
                     return np.array(sorted(set(range(min(n_sinks, Lk))) | set(recent)), dtype=int)
                 '''),
+        Mistake(
+            "a boolean keep-mask of length Lk returned instead of the indices",
+            principle="The function returns the indices of the kept keys (integers, sorted), not a True/False "
+                      "flag for every key of the cache.",
+            fix="build the boolean `keep` array if you like, then return `np.flatnonzero(keep)`.",
+            fails=_BOTH, code='''
+                def sink_window_keys(Lk, n_sinks, window):
+                    keep = np.zeros(Lk, dtype=bool)
+                    keep[:n_sinks] = True
+                    keep[max(0, Lk - window):] = True
+                    return keep
+                '''),
+        Mistake(
+            "the window's start not clipped at 0: negative indices",
+            principle="In a cache shorter than the window, the window starts at the first token, index 0: "
+                      "Lk - window is then negative and no key has a negative index.",
+            fix="start the window at `max(0, Lk - window)`.",
+            fails=_SHORT, code='''
+                def sink_window_keys(Lk, n_sinks, window):
+                    recent = range(Lk - window, Lk)
+                    return np.array(sorted(set(range(min(n_sinks, Lk))) | set(recent)), dtype=int)
+                '''),
+        Mistake(
+            "the sinks not clipped at Lk: an index beyond the cache",
+            principle="A cache of Lk tokens has keys 0 to Lk - 1 only: when it holds fewer tokens than n_sinks, "
+                      "every token is a sink, and there is no key Lk or beyond.",
+            fix="keep `range(min(n_sinks, Lk))` for the sinks.",
+            fails=_SHORT, code='''
+                def sink_window_keys(Lk, n_sinks, window):
+                    recent = range(max(0, Lk - window), Lk)
+                    return np.array(sorted(set(range(n_sinks)) | set(recent)), dtype=int)
+                '''),
     ],
 )
 
 
 def cases(hidden: bool, short: bool = False) -> list[Case]:
     if short:
-        specs = [(5, 2, 4), (3, 4, 2), (7, 3, 5)] if hidden else [(6, 2, 5), (4, 3, 3), (2, 1, 4), (8, 4, 6)]
+        # a cache shorter than the window (its start below 0) and one shorter than the sinks
+        specs = ([(5, 2, 4), (3, 4, 2), (7, 3, 5), (2, 1, 6)] if hidden else
+                 [(6, 2, 5), (4, 3, 3), (2, 1, 4), (8, 4, 6), (3, 5, 2)])
     else:
         specs = [(11, 3, 4), (9, 0, 2), (16, 2, 3)] if hidden else [(10, 2, 4), (12, 1, 3), (7, 0, 5), (20, 4, 6)]
     return [Case(s, why=f"Lk={s[0]}, n_sinks={s[1]}, window={s[2]}"

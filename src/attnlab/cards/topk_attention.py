@@ -70,6 +70,15 @@ CARD = Card(
             principle="The kept scores are the scaled scores of dense attention: divide by √Dh.",
             fix="divide the scores by `np.sqrt(Q.shape[-1])` before the softmax.",
             fails=_BOTH, code=_cell(_KEEP).replace(" / np.sqrt(Q.shape[-1])", "")),
+        Mistake(
+            "keys ranked over the wrong axis (the top k of each column, over the queries)",
+            principle="Each query chooses among the keys: rank the scores along the last axis, one query's row at "
+                      "a time, not down a key's column over the queries.",
+            fix="sort along `axis=-1`: `np.argsort(-scores, axis=-1, kind=\"stable\")[..., :k]`, and put the "
+                "marks along `axis=-1`.",
+            fails=_BOTH, code=_cell('''    order = np.argsort(-scores, axis=-2, kind="stable")[..., :k, :]
+    keep = np.zeros(scores.shape, dtype=bool)
+    np.put_along_axis(keep, order, True, axis=-2)''')),
     ],
 )
 
