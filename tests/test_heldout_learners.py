@@ -42,14 +42,19 @@ def _figures(here: Path = HERE) -> dict[str, int]:
     return figures
 
 
+def _round_holds(folder: Path, min_judged: int, at_least_named: float, at_most: dict[str, int]) -> None:
+    """One round's figures: enough judged cases, the share named, and no more of each bad kind."""
+    f = _figures(folder)
+    judged = f["cases"] - f.get("fair", 0)
+    assert judged >= min_judged, f
+    assert f["named"] / judged >= at_least_named, f
+    for kind, most in at_most.items():
+        assert f[kind] <= most, (kind, f)
+
+
 @pytest.mark.notebooks
 def test_the_held_out_learners_figures_do_not_fall():
-    f = _figures()
-    judged = f["cases"] - f.get("fair", 0)
-    assert judged >= 100, f
-    assert f["named"] / judged >= AT_LEAST_NAMED, f
-    for kind, most in AT_MOST.items():
-        assert f[kind] <= most, (kind, f)
+    _round_holds(HERE, 100, AT_LEAST_NAMED, AT_MOST)
 
 
 # A second round (this session's fresh blind learner, 59 wrong versions of 01-12 in three styles,
@@ -63,12 +68,7 @@ SECOND_AT_MOST = {"accepted": 0, "misleading": 0, "raw": 0}
 
 @pytest.mark.notebooks
 def test_the_second_round_figures_do_not_fall():
-    f = _figures(SECOND)
-    judged = f["cases"] - f.get("fair", 0)
-    assert judged >= 50, f
-    assert f["named"] / judged >= SECOND_AT_LEAST_NAMED, f
-    for kind, most in SECOND_AT_MOST.items():
-        assert f[kind] <= most, (kind, f)
+    _round_holds(SECOND, 50, SECOND_AT_LEAST_NAMED, SECOND_AT_MOST)
 
 
 # A third round (a fresh blind learner in three more styles, a MATLAB user, a competitive
@@ -84,12 +84,7 @@ THIRD_AT_MOST = {"accepted": 0, "misleading": 0, "raw": 0}
 
 @pytest.mark.notebooks
 def test_the_third_round_figures_do_not_fall():
-    f = _figures(THIRD)
-    judged = f["cases"] - f.get("fair", 0)
-    assert judged >= 60, f
-    assert f["named"] / judged >= THIRD_AT_LEAST_NAMED, f
-    for kind, most in THIRD_AT_MOST.items():
-        assert f[kind] <= most, (kind, f)
+    _round_holds(THIRD, 60, THIRD_AT_LEAST_NAMED, THIRD_AT_MOST)
 
 
 # Notebook 13's round (issue 43): a blind learner in four styles (careful, loops, torch, misread
@@ -105,9 +100,4 @@ FOURTH_AT_MOST = {"accepted": 0, "misleading": 0, "raw": 0}
 
 @pytest.mark.notebooks
 def test_notebook_13s_round_figures_do_not_fall():
-    f = _figures(FOURTH)
-    judged = f["cases"] - f.get("fair", 0)
-    assert judged >= 50, f
-    assert f["named"] / judged >= FOURTH_AT_LEAST_NAMED, f
-    for kind, most in FOURTH_AT_MOST.items():
-        assert f[kind] <= most, (kind, f)
+    _round_holds(FOURTH, 50, FOURTH_AT_LEAST_NAMED, FOURTH_AT_MOST)
