@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -154,3 +155,61 @@ def is_number(x) -> bool:
 
 def executable(path: Path) -> bool:
     return bool(path.stat().st_mode & stat.S_IXUSR)
+
+
+class Unreachable(Exception):
+    """Another user cannot run the course venv's Python here, even in a mount namespace."""
+
+
+def _closed_ancestor(path: str) -> tuple[str, str] | None:
+    """The first folder above ``path`` that other users cannot pass (``/root``), with its child
+    on the way; None if every one is passable. Raises if a second one lies further down."""
+    parts = Path(path).resolve().parts
+    found = None
+    for i in range(1, len(parts)):
+        folder = Path(*parts[:i])
+        if not os.stat(folder).st_mode & 0o001:
+            if found is not None:
+                raise LookupError(f"{folder} is closed too")
+            found = (str(folder), str(Path(*parts[: i + 1])))
+    return found
+
+
+# Run a command in a mount namespace of its own in which the one closed folder above the
+# interpreter (this machine's /root) is a passable tmpfs holding only the interpreter's folder:
+# the course venv is reachable by another user, as setup.sh's and the grader image's venvs are.
+OPEN_PATH = """\
+set -e
+mkdir -p "$STASH"
+mount --bind "$CHILD" "$STASH"
+mount -t tmpfs -o mode=0755 attnlab-test "$CLOSED"
+mkdir -p "$CHILD"
+mount --bind "$STASH" "$CHILD"
+exec "$@"
+"""
+
+
+def reachable_prefix(stash: Path) -> list[str]:
+    """The prefix of an argv that runs it where a user other than root can run this venv's Python,
+    as on the services (setup.sh's and the grader image's venvs are reachable): empty where it
+    already is, else a mount namespace in which the one closed folder above the interpreter (this
+    machine's /root) is passable, holding only the interpreter's folder. ``stash``: an empty
+    scratch folder the caller removes. Raises ``Unreachable`` saying why when neither works."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        raise Unreachable("the fence drops from root to a user of its own: this needs root (as on the services)")
+    try:
+        closed = _closed_ancestor(os.path.realpath(sys.executable))
+    except LookupError as exc:
+        raise Unreachable(f"the interpreter lies behind two closed folders: {exc}") from None
+    prefix: list[str] = []
+    if closed is not None:
+        if shutil.which("unshare") is None:
+            raise Unreachable("no unshare(1) to make the interpreter reachable")
+        prefix = ["env", f"STASH={stash / 'child'}", f"CLOSED={closed[0]}", f"CHILD={closed[1]}",
+                  "unshare", "--mount", "--propagation", "private", "--", "sh", "-c", OPEN_PATH, "sh"]
+    probe = subprocess.run([*prefix, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+                            "-I", "-c", "import numpy, attnlab.course.sandbox"],
+                           capture_output=True, text=True, timeout=300)
+    if probe.returncode != 0:
+        raise Unreachable(f"another user cannot run the course venv here: {probe.stderr[-300:]}")
+    return prefix

@@ -130,57 +130,16 @@ def _attack_notebook(root: Path, engine: str, leak: Path) -> bytes:
     return json.dumps(nb).encode("utf-8")
 
 
-def _closed_ancestor(path: str) -> tuple[str, str] | None:
-    """The first folder above ``path`` that other users cannot pass (``/root``), with its child
-    on the way; None if every one is passable. Raises if a second one lies further down."""
-    parts = Path(path).resolve().parts
-    found = None
-    for i in range(1, len(parts)):
-        folder = Path(*parts[:i])
-        if not os.stat(folder).st_mode & 0o001:
-            if found is not None:
-                raise LookupError(f"{folder} is closed too")
-            found = (str(folder), str(Path(*parts[: i + 1])))
-    return found
-
-
-# Run a command in a mount namespace of its own in which the one closed folder above the
-# interpreter (this machine's /root) is a passable tmpfs holding only the interpreter's folder:
-# the course venv is reachable by another user, as setup.sh's and the grader image's venvs are.
-OPEN_PATH = """\
-set -e
-mkdir -p "$STASH"
-mount --bind "$CHILD" "$STASH"
-mount -t tmpfs -o mode=0755 attnlab-test "$CLOSED"
-mkdir -p "$CHILD"
-mount --bind "$STASH" "$CHILD"
-exec "$@"
-"""
-
-
 @pytest.fixture(scope="module")
-def reachable(tmp_path_factory) -> list[str]:
+def reachable() -> list[str]:
     """The prefix of an argv that runs it where another user can run the course venv's Python
     (the harness itself stays root, as on the services)."""
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        pytest.skip("the fence drops from root to a user of its own: this needs root (as on the services)")
-    try:
-        closed = _closed_ancestor(os.path.realpath(sys.executable))
-    except LookupError as exc:
-        pytest.skip(f"the interpreter lies behind two closed folders: {exc}")
-    prefix: list[str] = []
     stash = Path(tempfile.mkdtemp(prefix="attnlab-fence-stash-", dir="/tmp"))
-    if closed is not None:
-        if shutil.which("unshare") is None:
-            pytest.skip("no unshare(1) to make the interpreter reachable")
-        prefix = ["env", f"STASH={stash / 'child'}", f"CLOSED={closed[0]}", f"CHILD={closed[1]}",
-                  "unshare", "--mount", "--propagation", "private", "--", "sh", "-c", OPEN_PATH, "sh"]
-    probe = subprocess.run([*prefix, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
-                            "-I", "-c", "import numpy, attnlab.course.sandbox"],
-                           capture_output=True, text=True, timeout=300)
-    if probe.returncode != 0:
+    try:
+        prefix = kit.reachable_prefix(stash)
+    except kit.Unreachable as exc:
         shutil.rmtree(stash, ignore_errors=True)
-        pytest.skip(f"another user cannot run the course venv here: {probe.stderr[-300:]}")
+        pytest.skip(str(exc))
     yield prefix
     shutil.rmtree(stash, ignore_errors=True)
 

@@ -384,6 +384,17 @@ def worker_hosted(root: Path, cases: list[dict]) -> dict:
             if proc.returncode != 0:
                 sys.stderr.write(proc.stderr[-2000:])
         max_score = sum(ck.max_points(ck.load(ck.solution_path(A))).values())
+        # As on the services, another user can run the course venv's Python (here it lies under
+        # /root, mode 0700: hostedkit.reachable_prefix runs the entrypoint in a mount namespace in
+        # which that folder is passable; nothing else changes). Without it the fence cannot drop
+        # to a user of its own and hosted grading stops with a grader error by design.
+        stash = tmp / "reach-stash"
+        stash.mkdir()
+        try:
+            reach = kit.reachable_prefix(stash)
+        except kit.Unreachable as exc:
+            sys.stderr.write(f"hosted: the course venv is not reachable by another user: {exc}\n")
+            reach = []
 
         def one(case):
             engine = case.get("engine", "gradescope")
@@ -414,7 +425,7 @@ def worker_hosted(root: Path, cases: list[dict]) -> dict:
                 (up / name).write_bytes(data)
             log = tmp / (box.name + ".log")
             with open(log, "w") as fh:
-                subprocess.run(argv, cwd=box, env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=900)
+                subprocess.run(reach + argv, cwd=box, env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=900)
             time.sleep(case.get("settle", 0))
             text = res.read_text(encoding="utf-8", errors="replace") if res.exists() else ""
             try:
