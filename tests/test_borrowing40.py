@@ -336,6 +336,31 @@ def test_copies_of_library_code_are_refused_by_content(exercise, route):
     assert eq.copied_code(fn, exercise, eq.equivalents(exercise)), route
 
 
+def test_the_bytecode_reading_is_dis_s_reading():
+    """The copy finder reads instructions from the bytecode itself (``eq._shape``); it must read
+    what ``dis`` reads, on every code object of the course library and the libraries it uses."""
+    import dis
+    import gc
+
+    def by_dis(code) -> tuple:
+        out = []
+        for ins in dis.get_instructions(code):
+            op = "LOAD_ATTR" if ins.opname == "LOAD_METHOD" else ins.opname
+            if ins.opname in eq._SKIP_OPS:
+                continue
+            if op in eq._NAME_OPS or op.startswith(("JUMP", "POP_JUMP", "FOR_ITER", "SEND")) or ins.arg is None:
+                out.append(op)
+            else:
+                out.append((op, ins.arg))
+        return tuple(out)
+
+    codes = [code for code, *_ in eq.surface().values()]
+    codes += [f.__code__ for f in gc.get_objects() if isinstance(f, types.FunctionType)][:5000]
+    assert len(codes) > 1000
+    differ = [c.co_qualname if hasattr(c, "co_qualname") else c.co_name for c in codes if eq._shape(c) != by_dis(c)]
+    assert differ == [], differ[:10]
+
+
 def test_a_copy_made_during_the_call_is_caught(session):
     import inspect
 

@@ -101,6 +101,16 @@ def case_rng(seed: int, hidden: bool) -> np.random.Generator:
     return np.random.default_rng(case_seed(seed, hidden))
 
 
+def seed_torch(seed: int) -> None:
+    """Seed torch's CPU generator, where the checks build and run modules. ``torch.manual_seed``
+    does the same for the CPU and also queues a seeding of every accelerator, recording the call's
+    stack each time while none has started: a cost on every graded call that the course, on the
+    CPU, never uses."""
+    import torch  # lazy: the numpy notebooks' checks never load torch
+
+    torch.random.default_generator.manual_seed(seed)
+
+
 class CheckFailure(AssertionError):
     """A check found a wrong answer; the message says what and how to fix it.
 

@@ -168,7 +168,7 @@ def _record(module: Any, forward: Callable[[Any], Any], names: set[str]) -> tupl
     try:
         module.eval()
         with torch.no_grad():
-            torch.manual_seed(1)
+            _core.seed_torch(1)
             output = forward(module)
     finally:
         for h in handles:

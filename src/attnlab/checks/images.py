@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import images as _ref
 from ..averages import softmax as _softmax
-from ._core import CheckRaised
+from ._core import CheckRaised, seed_torch
 from ._modules import in_out, materialise, run_eval
 
 
@@ -32,7 +32,7 @@ def invoke_channel_attention(cls, X, W_1, b_1, W_2, b_2, reduction):
 
     C, Cr = W_1.shape
     call = f"ChannelAttention({C}, reduction={reduction})"
-    torch.manual_seed(0)
+    seed_torch(0)
     module = cls(C, reduction)
     if not isinstance(module, nn.Module):
         raise NotAModule(f"{call} is a {type(module).__name__}, not an nn.Module")

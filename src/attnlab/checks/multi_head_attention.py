@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import masks as _masks
 from .. import multi_head as _ref
-from ._core import CheckRaised
+from ._core import CheckRaised, seed_torch
 from ._modules import in_out, materialise, run_eval
 
 # ---------------------------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def invoke_module(cls, X_q, X_kv, num_heads, mask, W_q, W_k, W_v, W_o,
 
     D = X_q.shape[-1]
     bias = b_q is not None
-    torch.manual_seed(0)
+    seed_torch(0)
     module = cls(D, num_heads, bias=bias)
     if not isinstance(module, nn.Module):
         raise NotAModule(f"MultiHeadAttention({D}, {num_heads}) is a {type(module).__name__}, "

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._core import Case, CheckRaised
+from ._core import Case, CheckRaised, seed_torch
 from ._modules import run_eval
 from .rnn_translation import LayerMissing, _fill, _lengths_mask, _require_layer, _require_module, _t
 
@@ -98,7 +98,7 @@ def invoke_encoder_layer(cls, spec: LayerSpec, X, mask=None):
     import torch
 
     call = f"TransformerEncoderLayer({spec.d_model}, {spec.num_heads}, {spec.d_ff})"
-    torch.manual_seed(0)
+    seed_torch(0)
     module = cls(spec.d_model, spec.num_heads, spec.d_ff)
     _require_parts(module, spec, call)
     module = module.double().eval()
@@ -111,7 +111,7 @@ def invoke_decoder_layer(cls, spec: LayerSpec, X, memory, memory_mask=None):
     import torch
 
     call = f"TransformerDecoderLayer({spec.d_model}, {spec.num_heads}, {spec.d_ff})"
-    torch.manual_seed(0)
+    seed_torch(0)
     module = cls(spec.d_model, spec.num_heads, spec.d_ff)
     _require_parts(module, spec, call)
     module = module.double().eval()

@@ -32,6 +32,7 @@ inside ``mix_tokens``, ``attnlab.scaled_dot_product_attention`` inside ``self_at
 """
 from __future__ import annotations
 
+import dis
 import functools
 import gc
 import sys
@@ -733,16 +734,24 @@ def _module_notebook(name: str, mod) -> int | None:
     return max(found) if found else None
 
 
-_SURFACE: dict = {"key": None, "codes": {}}
+_SURFACE: dict = {"key": None, "codes": {}, "seen": None}
 
 
 def surface() -> dict[int, tuple]:
     """Every code object of the course library, loaded from its own files: ``id(code) -> (code,
     dotted name of what owns it, rank, kind)``; kind is "library", "support" or "grader", rank the
     place in the course from which it is allowed (``_NEVER``: private, never allowed by itself)."""
+    # Read on every graded call and by the copy finder: sys.modules is walked again only when it
+    # changed size (an import, a removal); a module swapped for another of the same count keeps the
+    # old reading, whose code stays the library's (and code from the course's files that the map
+    # does not hold is judged by its file: Watch._judge).
+    seen = len(sys.modules)
+    if _SURFACE["seen"] == seen:
+        return _SURFACE["codes"]
     modules = sorted(name for name, _ in _course_modules())
     key = tuple(modules)
     if _SURFACE["key"] == key:
+        _SURFACE["seen"] = seen
         return _SURFACE["codes"]
     # kept from every earlier reading (the sandbox reads it before the first cell): a function a
     # cell later removes from its module stays the library's
@@ -766,7 +775,7 @@ def surface() -> dict[int, tuple]:
                 if path is None or code.co_filename != path:
                     continue  # a function planted in the module by other code: not the library's
                 out.setdefault(id(code), (code, f"{name}.{attr}", place, kind))
-    _SURFACE.update(key=key, codes=out)
+    _SURFACE.update(key=key, codes=out, seen=seen)
     return out
 
 
@@ -899,28 +908,37 @@ _SKIP_OPS = {"CACHE", "PUSH_NULL", "EXTENDED_ARG", "NOP", "RESUME", "PRECALL", "
              "MAKE_CELL"}
 
 
+# the opcodes that take an argument (3.12 lists them; before, those from HAVE_ARGUMENT up)
+_HAS_ARG = frozenset(getattr(dis, "hasarg", range(dis.HAVE_ARGUMENT, 256)))
+
+
 def _shape(code) -> tuple:
     """The instructions of ``code`` with the names it reads left out (`np` or `numpy`, a method
-    call or an attribute then a call: the same computation)."""
-    import dis
-
+    call or an attribute then a call: the same computation). Read from the bytecode directly,
+    as ``dis.get_instructions`` would give it (``co_code`` holds the unspecialised
+    instructions), ten times faster: every code object the learner's calls run is read once."""
+    raw, names, has_arg = code.co_code, dis.opname, _HAS_ARG
     out = []
-    for ins in dis.get_instructions(code):
-        op = ins.opname
-        if op in _SKIP_OPS:
+    ext = 0
+    for i in range(0, len(raw), 2):
+        op, arg = raw[i], raw[i + 1]
+        name = names[op]
+        if name == "EXTENDED_ARG":
+            ext = (ext | arg) << 8
             continue
-        if op == "LOAD_METHOD":
-            op = "LOAD_ATTR"
-        if op in _NAME_OPS:
-            out.append(op)
-        elif op.startswith(("JUMP", "POP_JUMP", "FOR_ITER", "SEND")) or ins.arg is None:
-            out.append(op)
+        arg, ext = ext | arg, 0
+        if name in _SKIP_OPS:
+            continue
+        if name == "LOAD_METHOD":
+            name = "LOAD_ATTR"
+        if name in _NAME_OPS or name.startswith(("JUMP", "POP_JUMP", "FOR_ITER", "SEND")) or op not in has_arg:
+            out.append(name)
         else:
-            out.append((op, ins.arg))
+            out.append((name, arg))
     return tuple(out)
 
 
-_FP: dict[int, tuple] = {}       # id(code) -> (code, fingerprints): the library's, read once
+_FP: dict[int, tuple] = {}       # id(code) -> (code, fingerprints): each code object read once
 _COPIES: dict[tuple, dict] = {}  # (exercise, the surface's modules) -> its table
 
 
@@ -934,9 +952,7 @@ def library_copies(exercise: str) -> dict[tuple, str]:
     for code, dotted, place, kind in whole.values():
         if kind != "library" or allows(exercise, place, dotted) or len(code.co_code) < 24:
             continue
-        if id(code) not in _FP:
-            _FP[id(code)] = (code, _fingerprints(code))
-        exact, loose = _FP[id(code)][1]
+        exact, loose = _fingerprints_kept(code)
         out.setdefault(exact, dotted)
         if loose is not None:
             out.setdefault(loose, dotted)
@@ -944,16 +960,35 @@ def library_copies(exercise: str) -> dict[tuple, str]:
     return out
 
 
+def _fingerprints_kept(code) -> tuple[tuple, tuple | None]:
+    """``_fingerprints(code)``, worked out once per code object (kept alive with it, so its id is
+    not reused): the learner's functions are judged on every graded call."""
+    got = _FP.get(id(code))
+    if got is None or got[0] is not code:
+        got = _FP[id(code)] = (code, _fingerprints(code))
+    return got[1]
+
+
+_COPY_OF: dict[tuple, tuple] = {}  # (id(code), exercise, the surface's modules) -> (code, verdict)
+
+
 def copy_of(code, exercise: str, table: dict | None = None) -> str | None:
     """The course-library function ``code`` copies (by content), or None."""
     table = library_copies(exercise) if table is None else table
+    whole = surface()
+    key = (id(code), exercise, _SURFACE["key"], id(table))
+    got = _COPY_OF.get(key)
+    if got is not None and got[0] is code:
+        return got[1]
+    verdict = None
     for c in _codes(code):
-        if id(c) in surface():
+        if id(c) in whole:
             continue  # the library's own code object: the tripwires' business, not a copy
-        for fp in _fingerprints(c):
-            if fp is not None and fp in table:
-                return table[fp]
-    return None
+        if any(fp is not None and fp in table for fp in _fingerprints_kept(c)):
+            verdict = next(table[fp] for fp in _fingerprints_kept(c) if fp is not None and fp in table)
+            break
+    _COPY_OF[key] = (code, verdict)
+    return verdict
 
 
 # --- torch, whatever the route ------------------------------------------------------------------
