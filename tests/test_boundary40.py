@@ -8,7 +8,7 @@ learner reaches another.
   cursor or reach a terminal raw; all go through :func:`attnlab.course.escape.shown`.
 - The grader's own statuses are told from the learner's by identity (what the grader's harness
   made), never by a name or a text the learner can choose.
-- Each kernel-held kind of state in :data:`attnlab.course.sandbox.KERNEL_STATE` is isolated
+- Each kernel-held kind of state in :data:`attnlab.course.kernel_state.KERNEL_STATE` is isolated
   between two children of one warm worker: the next learner reads nothing the previous wrote.
 """
 from __future__ import annotations
@@ -200,7 +200,7 @@ def test_cli_export_note_escapes_ids(monkeypatch, capsys, tmp_path):
 
 # -- each learner alone: the kernel-held state between two children of one warm worker --------
 #
-# For every kind of state the kernel keeps beyond a process (sandbox.KERNEL_STATE), learner A
+# For every kind of state the kernel keeps beyond a process (kernel_state.KERNEL_STATE), learner A
 # writes something there (and leaves a process behind to keep it alive where it can), and learner
 # B, the next child of the same warm worker, looks for it. B prints one line per kind:
 # ``STATE <kind> LEAK|none <detail>``.
@@ -324,11 +324,12 @@ state("timers", os.path.exists("/tmp/attnlab-timer"))
 
 
 def test_the_inventory_names_how_each_kind_is_isolated():
-    from attnlab.course import sandbox
+    from attnlab.course import kernel_state
 
-    kinds = [k.kind for k in sandbox.KERNEL_STATE]
+    kinds = [k.kind for k in kernel_state.KERNEL_STATE]
     assert len(kinds) == len(set(kinds))
-    assert all(k.isolation in sandbox.ISOLATIONS and k.how for k in sandbox.KERNEL_STATE), sandbox.KERNEL_STATE
+    assert all(k.isolation in kernel_state.ISOLATIONS and k.how for k in kernel_state.KERNEL_STATE), \
+        kernel_state.KERNEL_STATE
     # every kind of the inventory has its attack here, and every attack a kind
     assert set(kinds) == set(re.findall(r'state\("(\w+)"', READ)), kinds
 
@@ -339,7 +340,7 @@ def test_no_kernel_held_state_reaches_the_next_learner(tmp_path, monkeypatch):
     import json
 
     import coursekit as ck
-    from attnlab.course import boundary, grading, sandbox, warm
+    from attnlab.course import boundary, grading, kernel_state, warm
     from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
@@ -373,7 +374,7 @@ def test_no_kernel_held_state_reaches_the_next_learner(tmp_path, monkeypatch):
     assert "WROTE files /tmp/attnlab-leak" in wrote and "WROTE daemon True" in wrote, wrote
     out = "\n".join(str(e.get("stdout", "")) for e in second.cell_log)
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("STATE ")}
-    assert set(lines) == {k.kind for k in sandbox.KERNEL_STATE}, (out, second.cell_log)
+    assert set(lines) == {k.kind for k in kernel_state.KERNEL_STATE}, (out, second.cell_log)
     leaks = [line for line in lines.values() if line.split()[2] != "none"]
     assert not leaks, (leaks, wrote)
 
@@ -553,10 +554,10 @@ def test_a_checks_own_timer_keeps_its_name():
     the grader's, a TimeoutError the learner's code raises is not."""
     from attnlab.checks import _memory
     from attnlab.checks._core import Case, call
-    from attnlab.course import sandbox
+    from attnlab.course import borrowing, sandbox
 
-    saved = dict(sandbox._LIBRARY_CODE), set(sandbox._SNAPSHOT_MODULES)
-    sandbox._snapshot_library_code()  # (what the harness does before the learner's first cell)
+    saved = dict(borrowing._LIBRARY_CODE), set(borrowing._SNAPSHOT_MODULES)
+    borrowing._snapshot_library_code()  # (what the harness does before the learner's first cell)
     try:
         def invoke(fn, x):
             return _memory.peak_in_child(lambda: fn(x), timeout=0.2, warmup=lambda: None)
@@ -568,7 +569,7 @@ def test_a_checks_own_timer_keeps_its_name():
         got = call(slow, Case((1.0,)), sandbox._own_names(invoke))
         assert got.error == "TimeoutError", got
     finally:
-        sandbox._LIBRARY_CODE.clear()
-        sandbox._LIBRARY_CODE.update(saved[0])
-        sandbox._SNAPSHOT_MODULES.clear()
-        sandbox._SNAPSHOT_MODULES.update(saved[1])
+        borrowing._LIBRARY_CODE.clear()
+        borrowing._LIBRARY_CODE.update(saved[0])
+        borrowing._SNAPSHOT_MODULES.clear()
+        borrowing._SNAPSHOT_MODULES.update(saved[1])

@@ -130,6 +130,32 @@ def test_nothing_imports_the_module_that_runs_learner_code():
     assert importers == [], importers
 
 
+# The sandbox's own parts, kept in modules of their own: the sandbox's side only, like the sandbox.
+SANDBOX_PARTS = ("attnlab.course.borrowing", "attnlab.course.kernel_state")
+
+
+def trusted_importers(graph: dict[str, set[str]]) -> list[str]:
+    """``"importer -> part"`` for every module but the sandbox that imports one of its parts."""
+    return sorted(f"{name} -> {part}" for name, targets in graph.items() for part in SANDBOX_PARTS
+                  if part in targets and name != "attnlab.course.sandbox")
+
+
+def test_the_checker_finds_a_trusted_importer_of_a_sandbox_part():
+    graph = {"attnlab.course.sandbox": {"attnlab.course.borrowing", "attnlab.course.kernel_state"},
+             "attnlab.course.grading": {"attnlab.course.kernel_state"}}
+    assert trusted_importers(graph) == ["attnlab.course.grading -> attnlab.course.kernel_state"]
+    assert trusted_importers({"attnlab.course.sandbox": set(SANDBOX_PARTS)}) == []
+
+
+def test_only_the_sandbox_imports_its_parts():
+    """The sandbox's parts (:mod:`attnlab.course.borrowing`, :mod:`attnlab.course.kernel_state`)
+    run on the learner's side: the sandbox imports them, nothing on the trusted side does."""
+    graph = _graph()
+    assert set(SANDBOX_PARTS) <= graph["attnlab.course.sandbox"], graph["attnlab.course.sandbox"]
+    found = trusted_importers(graph)
+    assert found == [], found
+
+
 @pytest.mark.parametrize("where", ["attnlab.course", "attnlab.checks"])
 def test_an_import_inside_a_function_of_the_package_says_why(where):
     """Imports sit at the module's top; one inside a function (a lazy heavy library, or a module

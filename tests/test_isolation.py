@@ -107,7 +107,7 @@ from attnlab.course import grading
 from attnlab.course.stages import read as read_stage
 from attnlab.course.stages import judge as judge_stage
 from attnlab.course.stages import collect as collect_stage
-from attnlab.course.sandbox import _borrowed_object
+from attnlab.course.borrowing import _borrowed_object
 
 
 @pytest.mark.parametrize("assignment", ck.assignments())

@@ -427,7 +427,7 @@ def test_a_namespace_that_calls_itself_the_library_is_not_the_library():
     say ``__name__ = "attnlab.checks.x"`` (a shipped module, an exec) is not the library."""
     import attnlab
     import attnlab.averages
-    from attnlab.course import sandbox
+    from attnlab.course import borrowing
 
     x = _x()
     ns = {"__name__": "attnlab.checks.mine", "attnlab": attnlab}
@@ -436,7 +436,7 @@ def test_a_namespace_that_calls_itself_the_library_is_not_the_library():
     assert _graded("softmax", ns["softmax"], (x,), (x,)) == "attnlab.masked_softmax"
 
     real = vars(attnlab.averages)
-    sandbox._snapshot_library_code()  # as the sandbox does before the learner's first cell
+    borrowing._snapshot_library_code()  # as the sandbox does before the learner's first cell
     try:
         exec("def _planted(x, axis=-1):\n    import attnlab\n    return attnlab.masked_softmax(x, None)\n",  # noqa: S102
              real)

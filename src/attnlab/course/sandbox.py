@@ -37,10 +37,14 @@ import time
 import traceback
 import types
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
+from . import borrowing, kernel_state
+from .borrowing import _borrowed_object, _library_frame, _library_objects, _snapshot_library_code
+from .kernel_state import (
+    _adopt_descendants, _children_seconds, _end_the_rest, _limit_tasks, _reap, _refuse_keyrings,
+)
 from .wire import (
     HARNESS_MARK, MEASURE_MARK, NEXT_MARK, READY_MARK, ZYGOTE_PRELOAD, decode, encode,
 )
@@ -178,8 +182,13 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
         raise _refusal(f"{what} {NOTE_MARK} (the submission is not isolated)")
 
     calling, starts = CALLING, _START_EVENTS
+    # every event a branch below acts on: the rest (frame reads, code objects made, ...: many on
+    # every graded call, under the grader's profile) return at once
+    acted_on = starts | AB | NE | PE | NW | PA | WE | {"import", "open"}
 
     def hook(event: str, args: tuple) -> None:
+        if event not in acted_on:
+            return
         if calling and event in starts and len(calling) < 10 and not (
                 event == "_thread.start_new_thread" and args and _threading_thread(args[0])):
             calling.append(event)  # a thread started by threading gets the call's profile itself
@@ -495,191 +504,41 @@ def main(job_dir: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Borrowed answers, seen where the code runs
-
-def _library_objects(targets) -> list[tuple[str, object]]:
-    """``[(dotted name, object)]`` for the targets whose module is already loaded."""
-    out = []
-    for module, attr in targets:
-        mod = sys.modules.get(module)
-        if mod is None and "." in module:  # a class such as torch.Tensor
-            head, _, cls = module.rpartition(".")
-            mod = getattr(sys.modules.get(head), cls, None) if head in sys.modules else None
-        obj = getattr(mod, attr, None) if mod is not None else None
-        if obj is not None:
-            out.append((f"{module}.{attr}", obj))
-    return out
-
-
-def _code_names(code, depth: int = 0) -> set[str]:
-    names = set(code.co_names)
-    if depth < 8:
-        for const in code.co_consts:
-            if hasattr(const, "co_names"):
-                names |= _code_names(const, depth + 1)
-    return names
-
-
-def _borrowed_object(obj, name: str, targets) -> str | None:
-    """Why ``obj`` (what the learner's ``name`` is bound to) is a library's version of itself:
-    the object itself, a wrapper of it (partial, ``__wrapped__``, a bound method), a subclass,
-    or a function whose own code refers to it by a name bound to it. None if none of these."""
-    import functools
-
-    library = _library_objects(targets)
-    if not library:
-        return None
-
-    codes = {id(getattr(lib, "__code__", None)): dotted for dotted, lib in library if hasattr(lib, "__code__")}
-
-    def which(x):
-        for dotted, lib in library:
-            try:
-                if x is lib:
-                    return dotted
-            except Exception:  # noqa: BLE001
-                pass
-        code = getattr(x, "__code__", None) if not isinstance(x, type) else None
-        return codes.get(id(code)) if code is not None else None  # a copy of its code object
-
-    seen, todo = set(), [obj]
-    while todo and len(seen) < 50:
-        x = todo.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        hit = which(x)
-        if hit:
-            if getattr(x, "__code__", None) is not None and not any(x is lib for _, lib in library):
-                return f"{name} runs a copy of the library's `{hit}` (its code object)"
-            return f"{name} is the library's `{hit}`" if x is obj else f"{name} wraps the library's `{hit}`"
-        if isinstance(x, type):
-            for dotted, lib in library:
-                try:
-                    if isinstance(lib, type) and x is not lib and issubclass(x, lib):
-                        return f"{name} subclasses the library's `{dotted}`"
-                except Exception:  # noqa: BLE001
-                    pass
-            for base in getattr(x, "__mro__", ())[:-1]:
-                if getattr(base, "__module__", "") in ("__main__", "builtins") or base is x:
-                    todo.extend(v for v in vars(base).values() if callable(v) or isinstance(v, (staticmethod, classmethod)))
-            continue
-        if isinstance(x, (staticmethod, classmethod)):
-            todo.append(x.__func__)
-            continue
-        if isinstance(x, functools.partial):
-            todo.append(x.func)
-            todo.extend(x.args)
-            todo.extend(x.keywords.values())
-            continue
-        for attr in ("__wrapped__", "__func__"):
-            inner = getattr(x, attr, None) if not isinstance(x, type) else None
-            if inner is not None:
-                todo.append(inner)
-        code = getattr(x, "__code__", None)
-        if code is None:
-            continue
-        glob = getattr(x, "__globals__", {}) or {}
-        for n in _code_names(code):
-            if n in glob and which(glob[n]):
-                return f"{name} calls the library's `{which(glob[n])}` (bound to `{n}`)"
-        for cell in getattr(x, "__closure__", None) or ():
-            try:
-                todo.append(cell.cell_contents)
-            except ValueError:
-                pass
-        todo.extend(getattr(x, "__defaults__", None) or ())
-    return None
-
-
-# The code objects of the course library's modules loaded before the learner's first cell (kept
-# alive, so that an id is never another's): only these count as "the library calling itself".
-_LIBRARY_CODE: dict[int, object] = {}
-_SNAPSHOT_MODULES: set[str] = set()
-
-
-def _is_library_module(name: str) -> bool:
-    return name == "attnlab" or name.startswith("attnlab.")
-
-
-def _snapshot_library_code() -> None:
-    for name, mod in list(sys.modules.items()):
-        if not _is_library_module(name) or not hasattr(mod, "__dict__"):
-            continue
-        _SNAPSHOT_MODULES.add(name)
-        todo = [v for v in list(vars(mod).values())
-                if isinstance(v, type) and v.__module__ == name or getattr(v, "__module__", None) == name]
-        seen: set[int] = set()
-        while todo and len(seen) < 50_000:
-            x = todo.pop()
-            if id(x) in seen:
-                continue
-            seen.add(id(x))
-            if isinstance(x, types.CodeType):
-                _LIBRARY_CODE[id(x)] = x
-                todo.extend(c for c in x.co_consts if isinstance(c, types.CodeType))
-            elif isinstance(x, type):
-                todo.extend(vars(x).values())
-            elif isinstance(x, (staticmethod, classmethod)):
-                todo.append(x.__func__)
-            elif isinstance(x, property):
-                todo.extend(f for f in (x.fget, x.fset, x.fdel) if f is not None)
-            else:
-                code = getattr(x, "__code__", None)
-                if isinstance(code, types.CodeType):
-                    todo.append(code)
-                inner = getattr(x, "__wrapped__", None)
-                if inner is not None:
-                    todo.append(inner)
-    try:  # issue 40: the map of the course library's code, read before any learner code runs
-        from attnlab.course import equivalents  # (here: its map is read once the libraries are loaded)
-
-        equivalents.surface()
-    except Exception:  # noqa: BLE001 - read again at the first call
-        pass
-
-
-def _library_frame(frame, prefixes: tuple[str, ...]) -> bool:
-    """Whether ``frame`` runs the course library's own code under one of ``prefixes``: its
-    globals are the real module's (not a learner's namespace that calls itself ``attnlab.x``),
-    and its code was loaded before the learner's cells (or, for a module imported since, comes
-    from that module's file)."""
-    glob = frame.f_globals
-    name = glob.get("__name__", "")
-    if not isinstance(name, str) or not any(name == p or name.startswith(p + ".") for p in prefixes):
-        return False
-    module = sys.modules.get(name)
-    if module is None or getattr(module, "__dict__", None) is not glob:
-        return False
-    if name in _SNAPSHOT_MODULES:
-        return id(frame.f_code) in _LIBRARY_CODE
-    return frame.f_code.co_filename == getattr(module, "__file__", None)
-
+# Borrowed answers, seen where the code runs: the tripwires of a graded call (what the learner's
+# names hold, and the library's own code told from theirs: :mod:`attnlab.course.borrowing`)
 
 _HARNESS: dict[int, object] = {}
 
 
 def _harness_codes() -> dict[int, object]:
     """The code of this harness itself (it runs as ``__main__``, not as a module of the course
-    library): the call watch counts it as the library's own, never as the learner's."""
+    library) and of the parts it keeps in modules of their own (:mod:`.borrowing`,
+    :mod:`.kernel_state`), each told by its own file: the call watch counts it as the library's
+    own, never as the learner's."""
     if not _HARNESS:
-        todo = [v for v in list(globals().values()) if getattr(v, "__module__", None) == __name__]
-        while todo and len(_HARNESS) < 20_000:
-            x = todo.pop()
-            if isinstance(x, types.CodeType):
-                if x.co_filename == __file__ and id(x) not in _HARNESS:
-                    _HARNESS[id(x)] = x
-                    todo.extend(c for c in x.co_consts if isinstance(c, types.CodeType))
-            elif isinstance(x, type):
-                todo.extend(v for v in vars(x).values() if getattr(v, "__module__", None) == __name__
-                            or isinstance(v, (staticmethod, classmethod, property)))
-            elif isinstance(x, (staticmethod, classmethod)):
-                todo.append(x.__func__)
-            elif isinstance(x, property):
-                todo.extend(f for f in (x.fget, x.fset, x.fdel) if f is not None)
-            elif isinstance(getattr(x, "__code__", None), types.CodeType):
-                todo.append(x.__code__)
+        for names, module, filename in ((globals(), __name__, __file__),
+                                        *((vars(m), m.__name__, m.__file__) for m in (borrowing, kernel_state))):
+            _walk_harness(names, module, filename)
     return _HARNESS
+
+
+def _walk_harness(names: dict, module: str, filename: str) -> None:
+    todo = [v for v in list(names.values()) if getattr(v, "__module__", None) == module]
+    while todo and len(_HARNESS) < 20_000:
+        x = todo.pop()
+        if isinstance(x, types.CodeType):
+            if x.co_filename == filename and id(x) not in _HARNESS:
+                _HARNESS[id(x)] = x
+                todo.extend(c for c in x.co_consts if isinstance(c, types.CodeType))
+        elif isinstance(x, type):
+            todo.extend(v for v in vars(x).values() if getattr(v, "__module__", None) == module
+                        or isinstance(v, (staticmethod, classmethod, property)))
+        elif isinstance(x, (staticmethod, classmethod)):
+            todo.append(x.__func__)
+        elif isinstance(x, property):
+            todo.extend(f for f in (x.fget, x.fset, x.fdel) if f is not None)
+        elif isinstance(getattr(x, "__code__", None), types.CodeType):
+            todo.append(x.__code__)
 
 
 class _Tripwires:
@@ -982,167 +841,6 @@ def _threading_thread(target) -> bool:
     return threading is not None and isinstance(getattr(target, "__self__", None), threading.Thread)
 
 
-def _adopt_descendants():
-    """Make this process the reaper of every process the learner's cells start, and return the
-    function that ends them all (called once the calls are answered).
-
-    A process a cell starts and leaves behind (a double fork: its parent ends, so it is an
-    orphan) would otherwise be re-parented to init, and what it holds would be counted nowhere:
-    the grader reads a memory probe's peak from the kernel's count for this process and the
-    processes it waited for (``wait4``). As a subreaper (``PR_SET_CHILD_SUBREAPER``) this process
-    gets the orphans; before it ends it kills and waits for every one of them, so their peak
-    resident memory is in its count. The libc functions are bound here, before any learner code
-    runs and before the audit hook could be asked about them."""
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-        kill = libc.kill
-    except (OSError, AttributeError):
-        return lambda: None
-    me = os.getpid()
-    # bound now: learner code may replace what the os, io and time modules hold
-    listdir, opener, waitpid, monotonic, sigkill = os.listdir, io.open, os.waitpid, time.monotonic, int(signal.SIGKILL)
-
-    def children() -> list[int]:
-        pids = []
-        try:
-            for task in listdir(f"/proc/{me}/task"):
-                with opener(f"/proc/{me}/task/{task}/children", encoding="ascii") as fh:
-                    pids += [int(p) for p in fh.read().split()]
-        except (OSError, ValueError):
-            pass
-        return pids
-
-    def end_all() -> None:
-        deadline = monotonic() + 5.0
-        while monotonic() < deadline:
-            for pid in children():
-                kill(pid, sigkill)
-            try:
-                waitpid(-1, 0)  # its own children, if any, are this process's now
-            except OSError:  # ChildProcessError: none left
-                return
-    return end_all
-
-
-def _reap() -> tuple[bool, bool]:
-    """Wait for this process's ended children: (whether there was one, whether one still runs)."""
-    reaped = False
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except OSError:  # ChildProcessError: no children at all
-            return reaped, False
-        if pid == 0:
-            return reaped, True
-        reaped = True
-
-
-def _children_seconds() -> float:
-    """CPU time of the processes this one started and waited for (a call that ran the
-    reference in a child process, even through the private fork_exec, adds to it)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _limit_tasks(n: int) -> None:
-    """RLIMIT_NPROC for this process and every one it starts. Inside the sandbox's own user
-    namespace the kernel (5.14 and later) counts only that namespace's tasks; root ignores it
-    (the cgroup is the bound there)."""
-    try:
-        major, minor = (int(x) for x in os.uname().release.split(".")[:2])
-    except ValueError:
-        return
-    if (major, minor) >= (5, 14) and os.geteuid() != 0:
-        try:
-            resource.setrlimit(resource.RLIMIT_NPROC, (n, n))
-        except (ValueError, OSError):
-            pass
-
-
-class KernelState(NamedTuple):
-    """One kind of state the kernel keeps beyond a process, shared by every process of the
-    sandbox's user and namespaces, so by the next submission a warm worker forks, and how it is
-    kept from that next one (``isolation``, one of :data:`ISOLATIONS`)."""
-    kind: str
-    isolation: str
-    how: str
-
-
-ISOLATIONS = ("emptied", "removed", "refused", "ended")
-
-# The inventory of what one learner could leave for the next in a warm slot. Each kind is
-# emptied or removed after every child, refused to learner code, or ends with the processes,
-# which are all ended after every child; tests/test_boundary40.py walks it (learner A writes
-# each kind, learner B, the next child of the same worker, must read nothing) and fails on a
-# kind it has no attack for.
-KERNEL_STATE = (
-    KernelState("files", "emptied", "the slot's work, results, tmp and shm folders (the only places a child can "
-                "write) are emptied before the next child (warm._empty); the rest of its view is read-only"),
-    KernelState("sysv_ipc", "removed", "System V shared memory, message queues and semaphores of the slot's IPC "
-                "namespace are removed after each child (_remove_ipc)"),
-    KernelState("posix_mqueue", "refused", "POSIX message queues: RLIMIT_MSGQUEUE is 0 in the worker and its "
-                "children, so mq_open cannot make one"),
-    KernelState("keyrings", "refused", "the kernel's user, user-session and session keyrings (nothing empties "
-                "them): each child joins a fresh session keyring, then add_key, request_key and keyctl fail "
-                "with EPERM (_refuse_keyrings: a seccomp filter; a warm child without it is a grader fault)"),
-    KernelState("xattrs", "refused", "extended attributes: the kept folders themselves (work, results, tmp, "
-                "mount points emptied, not replaced) would carry a user.* attribute to the next child, so the "
-                "seccomp filter of _refuse_keyrings refuses setxattr, removexattr and their l/f/at forms too"),
-    KernelState("processes", "ended", "every process but the worker is killed after each child, in the slot's "
-                "own PID namespace (_end_the_rest)"),
-    KernelState("sockets", "ended", "abstract and loopback sockets, pipes and memfds belong to processes, all "
-                "ended; the network namespace has no interface but loopback"),
-    KernelState("timers", "ended", "interval timers, POSIX timers and timerfds belong to processes, all ended"),
-    KernelState("uts", "refused", "hostname and domain name: sethostname needs CAP_SYS_ADMIN, which bubblewrap "
-                "drops"),
-    KernelState("net_devices", "refused", "interfaces, addresses, routes, firewall rules of the network "
-                "namespace: CAP_NET_ADMIN, which bubblewrap drops"),
-)
-
-_KEYRING_CALLS = {"x86_64": (0xC000003E, (248, 249, 250,   # add_key, request_key, keyctl
-                                           188, 189, 190, 197, 198, 199, 463, 466)),  # (l|f)setxattr,
-                  "aarch64": (0xC00000B7, (217, 218, 219,   # (l|f)removexattr, setxattrat, removexattrat
-                                           5, 6, 7, 14, 15, 16, 463, 466))}
-
-
-def _refuse_keyrings() -> bool:
-    """A fresh, empty session keyring for this process (``KEYCTL_JOIN_SESSION_KEYRING`` with no
-    name: an anonymous one, so nothing of the session the worker started in is inherited), then a
-    seccomp filter on this process and all it starts: ``add_key``, ``request_key`` and ``keyctl``
-    fail with EPERM, and so do the calls that set or remove an extended attribute (False where this machine's architecture is not in the table or the filter
-    could not be set)."""
-    import ctypes
-    import struct
-
-    arch = _KEYRING_CALLS.get(os.uname().machine)
-    if arch is None:
-        return False
-    audit, calls = arch
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall(ctypes.c_long(calls[2]), ctypes.c_long(1), None)  # keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL)
-    # (it may fail where the host's own filter already refuses keyctl: then so is the learner's)
-    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06   # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
-    allow, refuse = 0x7FFF0000, 0x00050000 | 1   # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
-    n = len(calls)
-    # a call of another architecture (a 32-bit int 0x80) or of the x32 ABI: refused, all of them
-    prog = [(ld, 0, 0, 4), (jeq, 0, n + 3, audit), (ld, 0, 0, 0), (jge, n + 1, 0, 0x40000000)]
-    prog += [(jeq, n - k, 0, nr) for k, nr in enumerate(calls)]
-    prog += [(ret, 0, 0, allow), (ret, 0, 0, refuse)]
-    raw = b"".join(struct.pack("HBBI", *op) for op in prog)
-    buf = ctypes.create_string_buffer(raw)
-
-    class Fprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    fprog = Fprog(len(prog), ctypes.addressof(buf))
-    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
-        return False
-    return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
-
-
 # The exception names the grader acts on when a call's answer comes back: a check's own exceptions
 # (``CheckRaised``: the check could not use the learner's object, or measured too much memory),
 # and the harness's verdicts on the call (out of time, out of memory). Learner code may name its
@@ -1388,55 +1086,7 @@ def _write_json(path: Path, data) -> None:
 # stdin/stdout pipes the grader sends with the request. The child writes nothing the zygote reads:
 # its memory is a copy (copy-on-write), its files are the job folder and /tmp, which the grader
 # empties between children, and every process it leaves behind is killed before the next starts.
-
-
-
-def _end_the_rest() -> bool:
-    """Kill every process of this PID namespace but this one and its init, until none is left
-    (False if some are still there after many tries), then remove the System V IPC objects its
-    children made (the IPC namespace outlives them)."""
-    me = os.getpid()
-    for _ in range(500):
-        others = []
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) in (me, 1):
-                continue
-            try:
-                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
-                    if fh.read().rpartition(")")[2].split()[0] == "Z":
-                        continue  # ended; its parent (the namespace's init) reaps it
-            except (OSError, IndexError):
-                continue
-            others.append(int(name))
-        if not others:
-            return _remove_ipc()
-        for pid in others:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        time.sleep(0.005)
-    return False
-
-
-def _remove_ipc() -> bool:
-    """Remove every System V shared-memory segment, message queue and semaphore set of this IPC
-    namespace (False if one is left)."""
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    ok = True
-    for table, remove in (("shm", libc.shmctl), ("msg", libc.msgctl), ("sem", libc.semctl)):
-        try:
-            with open(f"/proc/sysvipc/{table}", encoding="ascii") as fh:
-                ids = [int(line.split()[1]) for line in fh.readlines()[1:] if line.strip()]
-        except (OSError, ValueError, IndexError):
-            continue
-        for ident in ids:
-            args = (ident, 0, 0) if table == "sem" else (ident, 0, None)  # IPC_RMID == 0
-            if remove(*args) != 0:
-                ok = False
-    return ok
+# (What the kernel keeps beyond a process, and its clean-up: :mod:`attnlab.course.kernel_state`.)
 
 
 def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
