@@ -147,6 +147,7 @@ def _snapshot_library_code() -> None:
         from attnlab.course import equivalents  # (here: its map is read once the libraries are loaded)
 
         equivalents.surface()
+        equivalents.read_library()
     except Exception:  # noqa: BLE001 - read again at the first call
         pass
 

@@ -942,6 +942,14 @@ _FP: dict[int, tuple] = {}       # id(code) -> (code, fingerprints): each code o
 _COPIES: dict[tuple, dict] = {}  # (exercise, the surface's modules) -> its table
 
 
+def read_library() -> None:
+    """Fingerprint every course-library code object the copy finder compares with, once: a warm
+    worker does it before it forks, so that its children (one per submission) only look them up."""
+    for code, _dotted, _place, kind in surface().values():
+        if kind == "library" and len(code.co_code) >= 24:
+            _fingerprints_kept(code)
+
+
 def library_copies(exercise: str) -> dict[tuple, str]:
     """Fingerprints of every course-library code object ``exercise`` may not call -> its name."""
     whole = surface()

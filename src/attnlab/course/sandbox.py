@@ -1106,6 +1106,7 @@ def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
         __import__(mod)
     sys.modules["matplotlib"].use("Agg")
     _warm_torch()
+    _snapshot_library_code()  # the library's code and its fingerprints, read once: each child inherits them
     gc.collect()  # once: its children inherit no garbage (a probe collects only what it makes)
     sys.stdout.flush()
     ctl.sendall(b"ready\n")
