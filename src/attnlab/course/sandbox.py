@@ -1108,6 +1108,12 @@ def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
     _warm_torch()
     _snapshot_library_code()  # the library's code and its fingerprints, read once: each child inherits them
     gc.collect()  # once: its children inherit no garbage (a probe collects only what it makes)
+    # What is loaded now is the libraries' (no learner code has run): set apart from the collector,
+    # so that a child's collections, and the value probe's search for what holds a library
+    # function (gc.get_referrers), walk only what the child made. Library objects are judged by
+    # their code wherever they are reached (the grader's watch); the probe swaps them where the
+    # learner's own objects hold them.
+    gc.freeze()
     sys.stdout.flush()
     ctl.sendall(b"ready\n")
     while True:
