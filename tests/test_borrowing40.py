@@ -536,3 +536,32 @@ def test_static_reading_flags_the_torch_switches():
 
     found = tamper.tampering("import torch\nwith torch._C.DisableTorchFunction():\n    pass\n", ["softmax"])
     assert any("torch" in f.detail for f in found)
+
+
+def _conversions():
+    import attnlab
+
+    def borrowed(W, num_heads):
+        D, n = W.shape
+        Dh = n // num_heads
+        return W.reshape(D, num_heads, Dh)[..., attnlab.halves_to_interleaved(Dh)].reshape(D, n)
+
+    def own(W, num_heads):
+        D, n = W.shape
+        Dh = n // num_heads
+        order = np.stack([np.arange(Dh // 2), np.arange(Dh // 2) + Dh // 2], axis=-1).reshape(Dh)
+        return W.reshape(D, num_heads, Dh)[..., order].reshape(D, n)
+
+    return {"borrowed": borrowed, "own": own}
+
+
+@pytest.mark.parametrize("which", ["borrowed", "own"])
+def test_the_checkpoint_conversion_cannot_borrow_the_one_head_order(session, which):
+    """Notebook 11's conversion exercise: the library's one-head permutation
+    (``attnlab.halves_to_interleaved``, shown only after the exercise) is the step the learner
+    derives, so calling it is borrowing; the learner's own order is not."""
+    W = np.random.default_rng(0).normal(size=(6, 16))
+    record = session.answer("halves_to_interleaved_weights", _conversions()[which], W, 2)
+    assert record.get("error") is None, record
+    verdict = session.borrowed.get("halves_to_interleaved_weights")
+    assert (verdict is not None) == (which == "borrowed"), verdict

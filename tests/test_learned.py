@@ -281,3 +281,33 @@ def test_icl_entries_without_gradient_never_move():
     start = max(kq0[:d, d].abs().max(), pv0[:d, d].abs().max())
     end = max(model.W_kq.detach()[:d, d].abs().max(), model.W_pv.detach()[:d, d].abs().max())
     assert end < 0.1 * start
+
+
+@pytest.mark.parametrize("d", [1, 2, 5, 7])
+def test_frozen_entries_are_where_autograd_finds_no_gradient(d):
+    """The exercise's reference is what autograd says, on random prompts and random weights, for
+    several widths: zero gradient on its entries, a gradient on every other."""
+    from attnlab.learned import frozen_entries
+
+    kq_frozen, pv_frozen = frozen_entries(d)
+    assert kq_frozen.dtype == bool and kq_frozen.shape == pv_frozen.shape == (d + 1, d + 1)
+    for seed in range(3):
+        torch.manual_seed(seed)
+        model = tl.LinearSelfAttention(d, init_scale=0.5)
+        X, y, xq, yq = tl.regression_tasks(32, 6, d, torch.Generator().manual_seed(seed))
+        ((model(at.icl_prompt(X, y, xq)) - yq) ** 2).mean().backward()
+        np.testing.assert_array_equal((model.W_kq.grad == 0).numpy(), kq_frozen)
+        np.testing.assert_array_equal((model.W_pv.grad == 0).numpy(), pv_frozen)
+
+
+def test_the_predictions_answers_are_what_the_models_do(positional_model):
+    """Notebook 12's two predictions are graded against fixed answers: those answers are what the
+    library measures (the frozen entries by autograd above; the control's loss on the shifted
+    repeat against chance, and not merely near it)."""
+    from attnlab.cards import card
+
+    kq, pv = learned.frozen_entries(5)
+    assert card("prediction_frozen_count").prediction.answer == kq.sum() + pv.sum()
+    shifted = tl.interventions(positional_model, {"shifted": LAYOUTS["shifted"]}, 32, 24)["shifted"]["intact"][1]
+    assert card("prediction_control_shifted_loss").prediction.answer == "worse than chance"
+    assert shifted > np.log(32) + 0.3, "the control's loss on the shifted repeat is not clearly worse than chance"

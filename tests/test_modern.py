@@ -179,3 +179,72 @@ def test_tiny_decoder_variants_run_and_mha_gqa_mqa_differ_in_kv_width():
         assert model.blocks[0].kv_proj.out_features == 2 * width
     with pytest.raises(ValueError, match="num_kv_heads"):
         at.TinyDecoder(11, num_heads=4, num_kv_heads=3)
+
+
+@pytest.mark.parametrize("H,Dh,D", [(1, 4, 6), (2, 8, 16), (3, 6, 10), (4, 16, 64)])
+def test_a_converted_checkpoint_keeps_every_heads_scores(H, Dh, D):
+    """Halves RoPE on X @ W and interleaved RoPE on X @ W' give every head the same scores; a
+    one-head W is W[:, halves_to_interleaved(Dh)]; the input is left as it was."""
+    rng = np.random.default_rng(H * Dh)
+    X, pos = rng.normal(size=(7, D)), np.arange(7) * 3 + 1
+    W_q, W_k = rng.normal(size=(D, H * Dh)), rng.normal(size=(D, H * Dh))
+    kept = W_q.copy()
+    W_q2, W_k2 = attnlab.halves_to_interleaved_weights(W_q, H), attnlab.halves_to_interleaved_weights(W_k, H)
+    np.testing.assert_array_equal(W_q, kept)
+
+    def scores(Wq, Wk, interleaved):
+        q = (X @ Wq).reshape(7, H, Dh).transpose(1, 0, 2)                 # (H, L, Dh)
+        k = (X @ Wk).reshape(7, H, Dh).transpose(1, 0, 2)
+        return attnlab.rope(q, pos, interleaved=interleaved) @ np.swapaxes(attnlab.rope(k, pos, interleaved=interleaved), -1, -2)
+
+    np.testing.assert_allclose(scores(W_q2, W_k2, True), scores(W_q, W_k, False), **TOL)
+    if Dh > 2:
+        assert not np.allclose(scores(W_q, W_k, True), scores(W_q, W_k, False))
+    if H == 1:
+        np.testing.assert_array_equal(W_q2, W_q[:, attnlab.halves_to_interleaved(Dh)])
+
+
+@pytest.mark.parametrize("W,H,name", [(np.ones((4, 12)), 5, "W"), (np.ones((4, 9)), 3, "W"),
+                                      (np.ones((4, 8)), 0, "num_heads"), (np.ones(8), 1, "W")])
+def test_checkpoint_conversion_errors_name_the_argument(W, H, name):
+    with pytest.raises(ValueError, match=name):
+        attnlab.halves_to_interleaved_weights(W, H)
+
+
+def _kv_heads_brute(num_heads, num_layers, head_dim, seq_len, budget, batch=1, bpv=2):
+    fits = [g for g in range(1, num_heads + 1) if num_heads % g == 0
+            and attnlab.kv_cache_bytes(num_layers, g, head_dim, seq_len, batch=batch, bytes_per_value=bpv) <= budget]
+    return max(fits) if fits else None
+
+
+def test_kv_heads_for_budget_agrees_with_brute_force():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        H, L, D, T = (int(rng.integers(1, 25)), int(rng.integers(1, 5)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+        B, bpv = int(rng.integers(1, 4)), int(rng.choice([1, 2, 4]))
+        budget = int(rng.integers(1, attnlab.kv_cache_bytes(L, H, D, T, batch=B, bytes_per_value=bpv) + 50))
+        want = _kv_heads_brute(H, L, D, T, budget, B, bpv)
+        if want is None:
+            with pytest.raises(ValueError, match="budget_bytes"):
+                attnlab.kv_heads_for_budget(H, L, D, T, budget, batch=B, bytes_per_value=bpv)
+        else:
+            assert attnlab.kv_heads_for_budget(H, L, D, T, budget, batch=B, bytes_per_value=bpv) == want
+
+
+def test_kv_heads_for_budget_exact_fit_divisibility_and_errors():
+    per_head = attnlab.kv_cache_bytes(2, 1, 4, 5)
+    for g in (1, 2, 3, 4, 6, 12):
+        assert attnlab.kv_heads_for_budget(12, 2, 4, 5, g * per_head) == g          # an exact fit counts
+        if g > 1:
+            assert attnlab.kv_heads_for_budget(12, 2, 4, 5, g * per_head - 1) < g
+    assert attnlab.kv_heads_for_budget(12, 2, 4, 5, 5 * per_head) == 4              # 5 fit, 5 does not divide 12
+    assert attnlab.kv_heads_for_budget(12, 2, 4, 5, 7 * per_head) == 6
+    assert attnlab.kv_heads_for_budget(12, 2, 4, 5, 100 * per_head) == 12
+    assert attnlab.kv_heads_for_budget(32, 32, 128, 8192, 24 * 10**9, batch=16) == 8
+    with pytest.raises(ValueError, match=rf"budget_bytes.*{per_head}"):
+        attnlab.kv_heads_for_budget(12, 2, 4, 5, per_head - 1)
+    for bad in (dict(num_heads=0), dict(num_layers=0), dict(head_dim=-1), dict(seq_len=0), dict(budget_bytes=0),
+                dict(batch=0), dict(bytes_per_value=0)):
+        kw = dict(num_heads=12, num_layers=2, head_dim=4, seq_len=5, budget_bytes=10**6) | bad
+        with pytest.raises(ValueError):
+            attnlab.kv_heads_for_budget(**kw)

@@ -202,6 +202,10 @@ TELLS = {
                                 # the answer one division
                                 r"(?:cache|keeps?)[^.]{0,80}\d[\d.,]*(?:</span>)?\s*Gi?B\b"],
     "prediction_reversed_hypothesis": _ORDER_BLIND,
+    "prediction_control_shifted_loss": [r"control[^.]{0,160}(?:worse than (?:chance|guessing)|above (?:chance|\\ln V))",
+                                        r"(?:confident(?:ly)?|sure)[^.]{0,40}wrong", r"wrong[^.]{0,40}confiden",
+                                        r"(?:reads?|copies) (?:the token )?11 (?:positions|places) back[^.]{0,80}"
+                                        r"(?:shifted|moved|other period|wrong token)"],
     "prediction_topk_full": [r"k\s*=\s*L_?\{?k\}?[^.]{0,60}(?:is|equals?|gives?) (?:the )?dense",
                              r"(?:every|all) keys? (?:is |are )?kept[^.]{0,60}(?:same|dense|softmax)",
                              r"renormalis\w+ over all (?:the )?keys"],

@@ -218,6 +218,25 @@ def gd_construction(d: int, Gamma: np.ndarray | None = None) -> tuple[np.ndarray
     return W_kq, W_pv
 
 
+def frozen_entries(d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which entries of ``W_kq`` and ``W_pv`` training can never move.
+
+    For the layer of ``linear_self_attention`` on prompts of ``icl_prompt``, trained on the
+    squared error of its prediction (the last entry of the query row's output): the entries
+    whose gradient is zero for every prompt and every value of the weights.
+
+    Returns:
+        ``(frozen_kq, frozen_pv)``, two boolean ``(d+1, d+1)`` arrays, True where the entry of
+        ``W_kq`` (of ``W_pv``) gets no gradient.
+    """
+    d = require_int(d, "d", minimum=1)
+    frozen_kq = np.zeros((d + 1, d + 1), dtype=bool)
+    frozen_kq[d, :] = True    # meets only the query's last entry, the 0 written for its target
+    frozen_pv = np.zeros((d + 1, d + 1), dtype=bool)
+    frozen_pv[:, :d] = True   # the prediction reads only the last column of the values
+    return frozen_kq, frozen_pv
+
+
 def read_gamma(W_kq: np.ndarray, W_pv: np.ndarray) -> np.ndarray:
     """The preconditioner ``Γ (d, d)`` a linear self-attention layer's weights implement:
     the top-left ``d x d`` block of ``W_kq`` times the bottom-right entry of ``W_pv`` (the blocks

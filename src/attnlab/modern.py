@@ -6,11 +6,12 @@ Shape letters: ``B`` batch, ``Hq`` query heads, ``Hkv`` key/value heads, ``Lq`` 
 
 Conventions fixed by the course contract:
 
-* **RoPE**: pair ``k`` (``k = 0..Dh/2-1``) of a query or key at position ``p`` is rotated by the
-  angle ``p * base^(-2k/Dh)``, ``(a, b) -> (a cos - b sin, a sin + b cos)``. The pairs are
+* **RoPE**: pair ``k`` (``k = 0..Dh/2-1``) of a query or key at position ``p`` is turned by
+  ``p`` times the pair's frequency, counter-clockwise (see ``rope``). The pairs are
   ``(k, k + Dh/2)`` ("halves", as GPT-NeoX and Llama's Hugging Face port) or ``(2k, 2k+1)``
   (``interleaved=True``, as RoFormer and GPT-J). ``halves_to_interleaved`` is the column
-  permutation that turns one layout into the other.
+  permutation that turns one layout into the other; ``halves_to_interleaved_weights`` applies it
+  to a checkpoint's multi-head projection.
 * **GQA**: query head ``h`` reads key/value head ``h // n_rep``, ``n_rep = Hq / Hkv``
   (``repeat_kv`` repeats each key/value head ``n_rep`` times in a row, as
   ``torch.repeat_interleave`` and SDPA's ``enable_gqa``). MQA is ``Hkv = 1``; MHA is ``Hkv = Hq``.
@@ -28,7 +29,7 @@ from .attention import scaled_dot_product_attention
 
 
 def rope_frequencies(Dh: int, base: float = 10000.0) -> np.ndarray:
-    """The ``Dh/2`` rotation frequencies ``base^(-2k/Dh)``, ``k = 0..Dh/2-1`` (radians per position)."""
+    """The ``Dh/2`` rotation frequencies of RoPE's pairs (radians per position), as ``rope`` defines them."""
     Dh = require_int(Dh, "Dh", minimum=2)
     if Dh % 2:
         raise ValueError(f"Dh: expected an even head width (pairs of features), got {Dh}")
@@ -36,12 +37,11 @@ def rope_frequencies(Dh: int, base: float = 10000.0) -> np.ndarray:
 
 
 def halves_to_interleaved(Dh: int) -> np.ndarray:
-    """The column permutation ``perm`` with ``x_interleaved = x_halves[..., perm]``.
-
-    Feature ``2k`` of the interleaved layout is feature ``k`` of the halves layout and feature
-    ``2k+1`` is feature ``k + Dh/2``: ``perm = [0, Dh/2, 1, Dh/2+1, ...]``. Applied to the
-    columns of ``W_q`` and ``W_k`` it converts a checkpoint written for one pairing into the
-    other (``rope(x[..., perm], p, interleaved=True) == rope(x, p)[..., perm]``).
+    """The permutation ``perm (Dh,)`` of one head's features with ``x_interleaved = x_halves[..., perm]``:
+    each pair of the halves layout lands on the interleaved pair of the same frequency, so that
+    ``rope(x[..., perm], p, interleaved=True) == rope(x, p)[..., perm]``. Applied to the columns
+    of every head of ``W_q`` and ``W_k`` it converts a checkpoint written for one pairing into
+    the other (``halves_to_interleaved_weights``).
     """
     Dh = require_int(Dh, "Dh", minimum=2)
     if Dh % 2:
@@ -53,6 +53,30 @@ def halves_to_interleaved(Dh: int) -> np.ndarray:
 def interleaved_to_halves(Dh: int) -> np.ndarray:
     """The inverse permutation of ``halves_to_interleaved``: ``x_halves = x_interleaved[..., perm]``."""
     return np.argsort(halves_to_interleaved(Dh))
+
+
+def halves_to_interleaved_weights(W: np.ndarray, num_heads: int) -> np.ndarray:
+    """A query or key projection trained with the halves pairing, for code that rotates interleaved pairs.
+
+    Args:
+        W: ``(D, num_heads * Dh)``, used as ``X @ W``; head ``h`` is columns ``h*Dh`` to ``(h+1)*Dh - 1``.
+        num_heads: the heads side by side in ``W``'s columns.
+
+    Returns:
+        ``(D, num_heads * Dh)``, a new array: with interleaved RoPE on ``X @ W'``, every head's
+        attention scores are those of halves RoPE on ``X @ W``. The columns of each head are
+        permuted within that head, as ``halves_to_interleaved(Dh)`` permutes one head's features.
+    """
+    W = np.asarray(W)
+    require_ndim(W, "W", ("D", "num_heads * Dh"), batch=False)
+    num_heads = require_int(num_heads, "num_heads", minimum=1)
+    if W.shape[1] % num_heads:
+        raise ValueError(f"W: expected num_heads * Dh columns, got {W.shape[1]} for num_heads={num_heads}")
+    Dh = W.shape[1] // num_heads
+    if Dh % 2:
+        raise ValueError(f"W: expected an even head width (pairs of features), got Dh = {Dh}")
+    heads = W.reshape(W.shape[0], num_heads, Dh)                          # (D, H, Dh)
+    return heads[..., halves_to_interleaved(Dh)].reshape(W.shape).copy()  # each head's columns permuted
 
 
 def _positions(positions, L: int) -> np.ndarray:
@@ -68,10 +92,12 @@ def rope(x: np.ndarray, positions: np.ndarray, base: float = 10000.0,
          interleaved: bool = False) -> np.ndarray:
     """Rotary position embedding of queries or keys ``x (..., L, Dh)`` at ``positions (L,)``.
 
-    Pair ``k`` of row ``l`` is rotated by the angle ``positions[l] * base^(-2k/Dh)``:
-    ``(a, b) -> (a cos - b sin, a sin + b cos)``. The pairs are ``(k, k + Dh/2)`` (halves) or
-    ``(2k, 2k+1)`` when ``interleaved``. Rotating both queries and keys makes their dot
-    product depend on the positions only through the offset ``p_q - p_k``.
+    Pair ``k`` of row ``l`` (features ``(k, k + Dh/2)``, or ``(2k, 2k+1)`` when ``interleaved``)
+    is turned counter-clockwise, from its first member towards its second, by ``positions[l]``
+    times the pair's frequency, keeping its length. Pair 0 turns by 1 radian per position, each
+    pair more slowly than the one before by one common factor, such that a pair ``Dh/2`` would
+    turn by ``1/base``. Rotating both queries and keys makes their dot product depend on the
+    positions only through the offset ``p_q - p_k``.
     ``ValueError`` for an odd ``Dh`` or positions that are not ``L`` integers.
     """
     x = np.asarray(x, dtype=float)
@@ -98,8 +124,9 @@ def rope(x: np.ndarray, positions: np.ndarray, base: float = 10000.0,
 def repeat_kv(X: np.ndarray, n_rep: int) -> np.ndarray:
     """Key/value heads repeated for grouped-query attention: ``(B, Hkv, L, D) -> (B, Hkv*n_rep, L, D)``.
 
-    Each head is repeated ``n_rep`` times in a row, so query head ``h`` reads key/value head
-    ``h // n_rep`` (``np.repeat`` on the head axis, torch's ``repeat_interleave``).
+    Slot ``h`` of the result holds the key/value head of query head ``h``'s group: the groups
+    are runs of ``n_rep`` neighbouring query heads, so query head ``h`` reads key/value head
+    ``h // n_rep``.
     """
     X = np.asarray(X, dtype=float)
     require_ndim(X, "X", ("B", "Hkv", "L", "D"), batch=False)
@@ -177,3 +204,30 @@ def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: i
     bytes_per_value = require_int(bytes_per_value, "bytes_per_value", minimum=1)
     tokens = seq_len if window is None else min(seq_len, require_int(window, "window", minimum=1))
     return 2 * num_layers * num_kv_heads * head_dim * tokens * batch * bytes_per_value
+
+
+def kv_heads_for_budget(num_heads: int, num_layers: int, head_dim: int, seq_len: int, budget_bytes: int,
+                        batch: int = 1, bytes_per_value: int = 2) -> int:
+    """The most key/value heads a grouped-query layout of ``num_heads`` query heads affords in a cache budget.
+
+    Args:
+        num_heads: query heads per layer; each key/value head serves an equal group of them.
+        num_layers, head_dim, seq_len, batch, bytes_per_value: as in :func:`kv_cache_bytes`.
+        budget_bytes: the bytes the key-value cache may take.
+
+    Returns:
+        int: the largest ``num_kv_heads`` that makes a valid grouping of ``num_heads`` and whose
+        ``kv_cache_bytes(num_layers, num_kv_heads, head_dim, seq_len, batch, bytes_per_value)`` is at
+        most ``budget_bytes`` (an exact fit is allowed).
+
+    Raises:
+        ValueError: a non-positive integer argument, or a budget too small for even one key/value head
+        (the message names ``budget_bytes`` and the bytes one key/value head needs).
+    """
+    num_heads = require_int(num_heads, "num_heads", minimum=1)
+    budget_bytes = require_int(budget_bytes, "budget_bytes", minimum=1)
+    require_int(seq_len, "seq_len", minimum=1)
+    per_head = kv_cache_bytes(num_layers, 1, head_dim, seq_len, batch=batch, bytes_per_value=bytes_per_value)
+    if per_head > budget_bytes:
+        raise ValueError(f"budget_bytes={budget_bytes} is too small: one key/value head needs {per_head} bytes")
+    return max(g for g in range(1, num_heads + 1) if num_heads % g == 0 and g * per_head <= budget_bytes)

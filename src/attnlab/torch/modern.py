@@ -22,7 +22,7 @@ def _float(x) -> torch.Tensor:
 
 
 def rope_frequencies(Dh: int, base: float = 10000.0) -> torch.Tensor:
-    """The ``Dh/2`` rotation frequencies ``base^(-2k/Dh)``, ``k = 0..Dh/2-1`` (radians per position)."""
+    """The ``Dh/2`` rotation frequencies of RoPE's pairs (radians per position), as ``rope`` defines them."""
     return torch.from_numpy(_np_modern.rope_frequencies(Dh, base))
 
 
@@ -40,10 +40,12 @@ def rope(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0,
          interleaved: bool = False) -> torch.Tensor:
     """Rotary position embedding of queries or keys ``x (..., L, Dh)`` at ``positions (L,)``.
 
-    Pair ``k`` of row ``l`` is rotated by the angle ``positions[l] * base^(-2k/Dh)``:
-    ``(a, b) -> (a cos - b sin, a sin + b cos)``. The pairs are ``(k, k + Dh/2)`` (halves) or
-    ``(2k, 2k+1)`` when ``interleaved``. Rotating both queries and keys makes their dot
-    product depend on the positions only through the offset ``p_q - p_k``.
+    Pair ``k`` of row ``l`` (features ``(k, k + Dh/2)``, or ``(2k, 2k+1)`` when ``interleaved``)
+    is turned counter-clockwise, from its first member towards its second, by ``positions[l]``
+    times the pair's frequency, keeping its length. Pair 0 turns by 1 radian per position, each
+    pair more slowly than the one before by one common factor, such that a pair ``Dh/2`` would
+    turn by ``1/base``. Rotating both queries and keys makes their dot product depend on the
+    positions only through the offset ``p_q - p_k``.
     ``ValueError`` for an odd ``Dh`` or positions that are not ``L`` integers.
     """
     x = _float(x)
@@ -69,8 +71,9 @@ def rope(x: torch.Tensor, positions: torch.Tensor, base: float = 10000.0,
 def repeat_kv(X: torch.Tensor, n_rep: int) -> torch.Tensor:
     """Key/value heads repeated for grouped-query attention: ``(B, Hkv, L, D) -> (B, Hkv*n_rep, L, D)``.
 
-    Each head is repeated ``n_rep`` times in a row, so query head ``h`` reads key/value head
-    ``h // n_rep`` (``repeat_interleave`` on the head axis).
+    Slot ``h`` of the result holds the key/value head of query head ``h``'s group: the groups
+    are runs of ``n_rep`` neighbouring query heads, so query head ``h`` reads key/value head
+    ``h // n_rep``.
     """
     X = _float(X)
     require_ndim(X, "X", ("B", "Hkv", "L", "D"), batch=False)
