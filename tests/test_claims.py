@@ -12,6 +12,7 @@ the suite's most expensive step. The last test here runs a tiny notebook through
 from __future__ import annotations
 
 import json
+import re
 
 import nbformat
 import pytest
@@ -250,10 +251,24 @@ def test_a_spread_given_in_the_span_is_the_spread_allowed():
     assert "positive number" in problems(['<span data-claim="acc" data-within="x">46%</span>'], {"acc": 46.0})[0]
 
 
-# Notebooks whose text has been made true in grading mode as well (NBGRADER_EXECUTION set: the
-# small training configurations). The autograded notebook, with its outputs, goes back to the
-# learner as feedback, so there too no span may be contradicted by what the notebook printed.
-GRADING_MODE_TRUE = ["12_what_attention_learns", "13_attention_variants"]
+# Every notebook whose code reads NBGRADER_EXECUTION (a smaller configuration while nbgrader
+# autogrades) is run in that mode too: the autograded notebook, with its outputs, goes back to the
+# learner as feedback, so there too no span may be contradicted by what the notebook printed. A
+# notebook that does not read it runs the same in both modes (tested by test_notebooks).
+def _reads_grading_mode(assignment: str) -> bool:
+    nb = ck.load(ck.solution_path(assignment))
+    return any(cell["cell_type"] == "code" and re.search(r"[\"']NBGRADER_EXECUTION[\"']", cell["source"])
+               for cell in nb["cells"])
+
+
+GRADING_MODE_TRUE = [a for a in ck.assignments() if _reads_grading_mode(a)]
+
+
+def test_the_grading_mode_list_is_found():
+    """The list above is read from the notebooks: it finds the ones known to read the variable."""
+    assert {"03_self_attention", "08_efficient_attention", "12_what_attention_learns",
+            "13_attention_variants"} <= set(GRADING_MODE_TRUE)
+    assert "01_weighted_averages" not in GRADING_MODE_TRUE
 
 
 @pytest.mark.notebooks
