@@ -4,8 +4,8 @@ with ``--jobs 2``; prints the rate, the projection for 200 learners x every note
 target: <= 20 min) and where the time goes by stage. Warm workers (the default) or, with
 ``--cold``, a fresh sandbox per submission and memory probe.
 
-The projection is the batch's one-off overhead (before the first submission starts: preflight,
-plans; and the first warm workers' start) plus the steady cost per submission (the rest of the
+The projection is the batch's one-off overhead (until the first submission has started and the
+first warm workers, started in the background meanwhile, are up: preflight, plans, their start) plus the steady cost per submission (the rest of the
 wall time: grading from the first submission's start to the last one's end, then feedback, records
 and CSV, all of which grow with the class) x 200 x the number of notebooks.
 
@@ -195,7 +195,9 @@ def main() -> int:
     before = first - start  # preflight, plans, the thread pool: once per batch
     first_starts = sorted(starts)[: args.jobs]  # the first warm worker of each job slot (in parallel)
     warm_once = max((s[1] for s in first_starts), default=0.0)
-    overhead = before + warm_once
+    # once per batch: until the first submission has started and the first warm workers are up
+    # (they start in the background while the batch prepares: the two overlap)
+    overhead = max([before] + [b + d - start for b, d in first_starts])
     steady = (wall - overhead) / n
     projected = (overhead + steady * TARGET_LEARNERS * TARGET_NOTEBOOKS) / 60
     print()

@@ -45,9 +45,12 @@ def can_fork_measure() -> bool:
 MMAP_THRESHOLD = 16 * 1024  # bytes: blocks this large get pages of their own while measuring
 
 
-def _live_blocks_only() -> None:
+def _live_blocks_only(threshold: int = MMAP_THRESHOLD) -> None:
     """Make the resident set follow what the call holds, not what the allocator keeps: every
-    block of :data:`MMAP_THRESHOLD` bytes or more gets pages of its own (``mmap``), handed back
+    block of ``threshold`` bytes (:data:`MMAP_THRESHOLD` unless a check says otherwise: a block
+    that gets pages of its own costs a page fault for every 4 KiB it touches, and a call that
+    allocates and frees many of them runs several times slower) or more gets pages of its own
+    (``mmap``), handed back
     when freed, instead of a place in the heap that a small block left behind can pin. Without
     it a recurrence that frees its old 48 KiB state at every step (torch allocates a new tensor
     for ``S + outer``) grew the heap by fragments to 115 MiB over 3,072 steps, as much as
@@ -55,7 +58,7 @@ def _live_blocks_only() -> None:
     sets the same through glibc's ``MALLOC_MMAP_THRESHOLD_`` (:data:`MALLOC_ENV`)."""
     try:
         libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD (also ends its dynamic growth)
+        libc.mallopt(-3, int(threshold))  # M_MMAP_THRESHOLD (also ends its dynamic growth)
         libc.mallopt(-1, 0)  # M_TRIM_THRESHOLD: the top of the heap goes back at once
     except (OSError, AttributeError):
         pass

@@ -83,6 +83,12 @@ def memory_verdict(peak: int, how: str, Q, K, V, tile_size, **kwargs) -> str | N
 
 
 invoke_measuring_memory.measured_outside = (call_tiled, memory_verdict)
+# The grader's probe lets blocks under 1 MiB live in the heap (see _memory._live_blocks_only): a
+# tiled pass allocates and frees tiles of one size (128 x 128 floats: 128 KiB) at every step, which
+# the heap reuses in place, while a page of its own for each cost the call five times its time. A
+# block that could hold a quarter of the score matrix (12 MiB and more here) still gets its own.
+TILE_MMAP_THRESHOLD = 1 << 20
+invoke_measuring_memory.mmap_threshold = TILE_MMAP_THRESHOLD
 
 
 @numpy_exercise
@@ -115,6 +121,7 @@ def backward_memory_verdict(peak: int, how: str, Q, K, V, output, logsumexp, gra
 
 
 invoke_backward_measuring_memory.measured_outside = (call_backward, backward_memory_verdict)
+invoke_backward_measuring_memory.mmap_threshold = TILE_MMAP_THRESHOLD
 
 
 __all__ = ["MEMORY_FRACTION", "TooMuchMemory", "backward_memory_verdict", "call_backward", "call_tiled", "invoke_backward_measuring_memory", "invoke_measuring_memory", "memory_verdict", "qkv", "stats_of"]

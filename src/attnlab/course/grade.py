@@ -30,6 +30,7 @@ from .grading import grade_submission
 from .stages.collect import refused_link
 from .stages.judge import _grader_error
 from .stages.render import write_feedback
+from .stages.run import prestart_workers
 from .plan import plan_assignment
 from .release import apply_due_dates, assignments, nbgrader, release
 
@@ -223,54 +224,55 @@ def _grade(root: Path, only: list[str] | None, csv: str, jobs: int, limits: Limi
     if not subs:
         raise SystemExit("error: nothing to grade: put submissions in "
                          "autograde/submitted/<student>/<assignment>/<assignment>.ipynb")
-    # Can the sandbox run Python at all? If not, stop before any grade is written (not 0 for all).
-    preflight.check(hide=[str(root)], memory_bytes=int(limits.memory_mib * 2**20))
-    db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
-    try:
-        secret.ensure(root)  # made by the first `make release`; a course graded before that gets one now
-    except OSError:
-        pass
-    if not secret.load(root):  # the hidden cases' inputs (before any plan is made)
-        print("warning: no course secret (autograde/course_secret or ATTNLAB_COURSE_SECRET): hidden "
-              "tests use the public inputs written in attnlab.checks", file=sys.stderr)
-    todo = sorted({s.assignment for s in subs})
-    plans = {a: plan_assignment(root, a) for a in todo}
-    print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
-    progress = Progress(len(subs), log=root / "autograde" / "grading.log", jobs=jobs)
     results: list[Result] = []
     by_key = {(s.student, s.assignment): s for s in subs}
     with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
         start_font_list(font_list_folder(root), Path(scratch))  # matplotlib's font list, built once
-        with _warm_workers(Path(scratch)), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
-                       for s in subs]
-            # While the sandboxes run: the gradebook (importing nbgrader alone takes a second or two).
-            missing = [a for a in todo if not _in_gradebook(db_url, a)]
-            if missing:
-                release(root, missing)  # records the assignments' grade cells in the gradebook
-            apply_due_dates(root, db_url)  # autograde/due_dates.csv, the instructor's file
-            duedates = {a: _duedate(db_url, a) for a in todo}
-            from . import late  # (imports nbgrader: done while the sandboxes run)
+        with _warm_workers(Path(scratch), limits, [root], min(jobs, len(subs))):  # started while the batch prepares
+            # Can the sandbox run Python at all? If not, stop before any grade is written (not 0 for all).
+            preflight.check(hide=[str(root)], memory_bytes=int(limits.memory_mib * 2**20))
+            db_url = "sqlite:///" + str(root / "autograde" / "gradebook.db")
+            try:
+                secret.ensure(root)  # made by the first `make release`; a course graded before that gets one now
+            except OSError:
+                pass
+            if not secret.load(root):  # the hidden cases' inputs (before any plan is made)
+                print("warning: no course secret (autograde/course_secret or ATTNLAB_COURSE_SECRET): hidden "
+                      "tests use the public inputs written in attnlab.checks", file=sys.stderr)
+            todo = sorted({s.assignment for s in subs})
+            plans = {a: plan_assignment(root, a) for a in todo}
+            print(f"grading {len(subs)} submission(s) of {', '.join(todo)} with {jobs} job(s)", file=sys.stderr)
+            progress = Progress(len(subs), log=root / "autograde" / "grading.log", jobs=jobs)
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
+                           for s in subs]
+                # While the sandboxes run: the gradebook (importing nbgrader alone takes a second or two).
+                missing = [a for a in todo if not _in_gradebook(db_url, a)]
+                if missing:
+                    release(root, missing)  # records the assignments' grade cells in the gradebook
+                apply_due_dates(root, db_url)  # autograde/due_dates.csv, the instructor's file
+                duedates = {a: _duedate(db_url, a) for a in todo}
+                from . import late  # (imports nbgrader: done while the sandboxes run)
 
-            late_plugin = late.load(root)  # the late penalty autograde/nbgrader_config.py sets
-            with _open_gradebook(db_url) as gb:  # one session for the batch, not one per submission
-                for future in as_completed(futures):
-                    result = future.result()
-                    sub = by_key[(result.student, result.assignment)]
-                    recording = time.perf_counter()
-                    try:
-                        mark_late(result, sub.timestamp, duedates[result.assignment], late_plugin)
-                        _record(root, gb, result, plans[result.assignment].source, sub.folder)
-                    except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
-                        _grader_error(result, "recording", exc)
-                    result.stages["record"] = time.perf_counter() - recording
-                    results.append(result)
-                    progress.step(result)
-                    log_faults(progress.log, result)
-                    if result.fault:  # a fresh sandbox could not run it either: stop, say why
-                        for other in futures:
-                            other.cancel()
-                        break
+                late_plugin = late.load(root)  # the late penalty autograde/nbgrader_config.py sets
+                with _open_gradebook(db_url) as gb:  # one session for the batch, not one per submission
+                    for future in as_completed(futures):
+                        result = future.result()
+                        sub = by_key[(result.student, result.assignment)]
+                        recording = time.perf_counter()
+                        try:
+                            mark_late(result, sub.timestamp, duedates[result.assignment], late_plugin)
+                            _record(root, gb, result, plans[result.assignment].source, sub.folder)
+                        except Exception as exc:  # noqa: BLE001 - one submission's failure is its own row
+                            _grader_error(result, "recording", exc)
+                        result.stages["record"] = time.perf_counter() - recording
+                        results.append(result)
+                        progress.step(result)
+                        log_faults(progress.log, result)
+                        if result.fault:  # a fresh sandbox could not run it either: stop, say why
+                            for other in futures:
+                                other.cancel()
+                            break
     stopped = next((r for r in results if r.fault), None)
     if stopped is not None:
         records.store(root, results)
@@ -389,7 +391,8 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
             fonts = base / ".grading" / fonts.name
         with tempfile.TemporaryDirectory(prefix="attnlab-grading-") as scratch:
             start_font_list(fonts, Path(scratch))
-            with _warm_workers(Path(scratch)), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            with _warm_workers(Path(scratch), limits, [root], min(jobs, len(mine))), \
+                    ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 futures = [pool.submit(grade_submission, s, plans[s.assignment], limits, Path(scratch), [root])
                            for s in mine]
                 apply_due_dates(root, db_url)
@@ -436,9 +439,11 @@ def _grade_shard(root: Path, subs: list[Submission], jobs: int, limits: Limits, 
 
 
 @contextlib.contextmanager
-def _warm_workers(scratch: Path):
-    """The batch's warm workers (on unless ``ATTNLAB_WARM=0``, :mod:`attnlab.course.warm`), ended with it."""
+def _warm_workers(scratch: Path, limits: Limits, denied: list[Path], jobs: int):
+    """The batch's warm workers (on unless ``ATTNLAB_WARM=0``, :mod:`attnlab.course.warm`): one
+    per job slot starts at once, in the background; all end with the batch."""
     try:
+        prestart_workers(scratch, limits, denied, jobs)
         yield
     finally:
         warm.close_pool(scratch)

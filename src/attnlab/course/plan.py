@@ -99,6 +99,11 @@ def parse_grade_cell(grade_id: str, source: str) -> list[tuple[str, str, bool]]:
     return calls
 
 
+# What every sandbox imports before the learner's first cell (the cards define the checks); a
+# notebook that uses torch, sklearn or scipy adds those.
+BASE_PRELOAD = ("numpy", "matplotlib.pyplot", "attnlab", "attnlab.checks", "attnlab.cards")
+
+
 def plan_assignment(root: Path, assignment: str) -> AssignmentPlan:
     notebook = f"{assignment}.ipynb"
     source = json.loads((root / "solutions" / assignment / notebook).read_text(encoding="utf-8"))
@@ -123,7 +128,7 @@ def plan_assignment(root: Path, assignment: str) -> AssignmentPlan:
             setup[meta["grade_id"]] = cell["source"]
     demo = {c["source"] for c in release["cells"] if c["cell_type"] == "code" and not _nbg(c)}
     text = "\n".join(c["source"] for c in source["cells"] if c["cell_type"] == "code")
-    preload = ["numpy", "matplotlib.pyplot", "attnlab", "attnlab.checks", "attnlab.cards"]  # (the cards define the checks)
+    preload = list(BASE_PRELOAD)
     for lib in ("torch", "sklearn", "scipy"):
         if lib in text:
             preload.append(lib if lib != "sklearn" else "sklearn.svm")

@@ -299,7 +299,7 @@ def _warm_torch() -> None:
         pass
 
 
-def _probe_baseline(shell, warmup, control) -> None:
+def _probe_baseline(shell, warmup, control, mmap_threshold=None) -> None:
     """A memory probe (see ``attnlab.course.grading``), before any learner code runs: warm up
     what the measured call will use (a first cell, torch's lazy imports, the reference on the
     first rows of the same inputs: ``stages.measure._cut``), give freed memory back, tell the
@@ -309,14 +309,19 @@ def _probe_baseline(shell, warmup, control) -> None:
     The garbage collector's full pass over a heap with torch loaded takes 0.2 s, so the objects
     there before the warm-up (the libraries; the warm worker collected its own garbage once, and
     the start-up's is young) are set aside (``gc.freeze``) while the warm-up's garbage is
-    collected, then put back."""
+    collected, and stay aside: the measured call's own collections then walk only what it and the
+    cells made, as in a warm worker's main run (put back, they cost the call 0.2 s and more for
+    each full pass, and a probe paid several)."""
     import gc
 
     # (imported here, as every import of this harness is: at the moment it runs, before the guard
     # is armed and before any learner code; the sandbox loads nothing it does not use)
     from attnlab.checks._memory import _live_blocks_only
 
-    _live_blocks_only()  # the peak follows what the code holds, not the heap's fragments
+    if mmap_threshold:  # the check's own (its call frees and reuses blocks of one size)
+        _live_blocks_only(int(mmap_threshold))
+    else:
+        _live_blocks_only()  # the peak follows what the code holds, not the heap's fragments
     gc.collect(1)
     gc.freeze()
     shell.run_cell("pass", store_history=False, silent=True)
@@ -339,7 +344,6 @@ def _probe_baseline(shell, warmup, control) -> None:
             except Exception:  # noqa: BLE001 - a warm-up only
                 pass
     gc.collect()
-    gc.unfreeze()
     try:
         import ctypes
         ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -412,7 +416,7 @@ def main(job_dir: str) -> int:
 
     stamps["shell"] = time.time()
     if probe:  # before the work folder is on sys.path: nothing of the submission runs before it
-        _probe_baseline(shell, probe.get("warmup", []), control)
+        _probe_baseline(shell, probe.get("warmup", []), control, probe.get("mmap_threshold"))
 
     # As in Jupyter, the notebook's folder comes first on sys.path, but only now: Python started
     # isolated (-I), so nothing shipped with the submission ran before this harness.
@@ -956,8 +960,11 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
         sys.stdout = sys.stderr = _BoundedText(0)
         signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
         tripwires.allow(args, kwargs)  # what the grader hands the exercise is the learner's to call
+        # A memory probe's call is measured, not judged for borrowing (the main run's watch did
+        # that): no profile function slows it down or adds to what it holds.
+        watch_call = contextlib.nullcontext() if job.get("probe") else tripwires.watching()
         try:
-            with tripwires.watching():
+            with watch_call:
                 outcome = call_once(namespace[name], _Case(args, kwargs), _own_names(invoke))
                 # issue 40: the answer becomes plain numbers inside the call, under its watch (an
                 # object whose __array__ or __torch_function__ computes later earns nothing)

@@ -274,17 +274,51 @@ class Pool:
 
     def __init__(self) -> None:
         self.free: list[Zygote] = []
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.closed = False
+        self.starting = 0  # zygotes that :meth:`prestart` is still starting
 
-    def take(self, preload: list[str], make) -> Zygote | None:
-        """A free zygote that has ``preload`` loaded, else a new one (``make(modules)``) that has it
-        and whatever a free one had (torch always: most notebooks use it)."""
+    def prestart(self, count: int, make, preload: list[str]) -> None:
+        """Start ``count`` zygotes (``make(modules)``) in the background, while the batch does its
+        own preparation (preflight, plans, the gradebook): the first submissions then find their
+        workers warm, instead of each waiting for a start of its own."""
         wanted = list(dict.fromkeys([*preload, "torch", "attnlab.torch"]))
         with self.lock:
-            for i, z in enumerate(self.free):
-                if z.alive and z.covers(preload):
-                    return self.free.pop(i)
+            self.starting += count
+        for _ in range(count):
+            threading.Thread(target=self._start_one, args=(make, wanted), daemon=True).start()
+
+    def _start_one(self, make, wanted: list[str]) -> None:
+        try:
+            z = make(wanted)
+        except Exception:  # noqa: BLE001 - no warm worker: take() starts one, or a fresh sandbox runs
+            z = None
+        with self.lock:
+            self.starting -= 1
+            keep = z is not None and z.alive and not self.closed
+            if keep:
+                self.free.append(z)
+            self.lock.notify_all()
+            # bubblewrap's --die-with-parent ends the zygote when the *thread* that started it
+            # ends: this one stays until the pool closes
+            while keep and not self.closed:
+                self.lock.wait()
+        if z is not None and not keep:
+            z.close()
+
+    def take(self, preload: list[str], make) -> Zygote | None:
+        """A free zygote that has ``preload`` loaded (waiting for one that :meth:`prestart` is
+        starting), else a new one (``make(modules)``) that has it and whatever a free one had
+        (torch always: most notebooks use it)."""
+        wanted = list(dict.fromkeys([*preload, "torch", "attnlab.torch"]))
+        with self.lock:
+            while True:
+                for i, z in enumerate(self.free):
+                    if z.alive and z.covers(preload):
+                        return self.free.pop(i)
+                if not self.starting or self.closed:
+                    break
+                self.lock.wait(1.0)
             if self.free:  # one that lacks a library: replaced by one that has both
                 old = self.free.pop(0)
                 wanted = list(dict.fromkeys([*old.preload, *wanted]))
@@ -313,6 +347,10 @@ class Pool:
     def close(self) -> None:
         with self.lock:
             self.closed = True
+            self.lock.notify_all()
+            deadline = time.monotonic() + 30.0  # a zygote still starting closes itself (_start_one)
+            while self.starting and time.monotonic() < deadline:  # before the batch's folder goes
+                self.lock.wait(0.5)
             zs, self.free = self.free, []
         for z in zs:
             z.close()

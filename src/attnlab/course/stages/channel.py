@@ -58,6 +58,7 @@ class Channel:
         self.harness = threading.Event()     # HARNESS_MARK: learner code may run from here on
         self.measure = threading.Event()     # a probe's measured call is about to run
         self.closed = threading.Event()      # stdout reached its end: the sandbox exited, or is exiting
+        self.woken = threading.Event()       # any of ready, measure, closed was just set (the watch wakes)
         self.answers: dict[str, bytes | None] = {}  # each answer as it was when the next call was asked for
         self._writer = threading.Thread(target=self._feed, daemon=True)
         self._reader = threading.Thread(target=self._drain, daemon=True)
@@ -135,9 +136,11 @@ class Channel:
                     seen = (seen + chunk)[-4096:]
                     if wire.READY_MARK in seen:
                         self.ready.set()
+                        self.woken.set()
                 joined = tail + chunk
-                if self.probe and wire.MEASURE_MARK in joined:
+                if self.probe and wire.MEASURE_MARK in joined and not self.measure.is_set():
                     self.measure.set()
+                    self.woken.set()
                 if not self.harness.is_set():
                     before = (before + chunk)[-4096:]
                     if wire.HARNESS_MARK in before:
@@ -155,6 +158,7 @@ class Channel:
                     size += len(chunk)
         finally:
             self.closed.set()
+            self.woken.set()
             with self.marked:
                 self.marked.notify_all()
 

@@ -108,7 +108,8 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
         probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "",
                          calls=[{"id": cid, "name": cc.learner_name, "invoke": call_plain,
                                  "args": case.args, "kwargs": case.kwargs}],
-                         probe={"warmup": [(cc.spec.reference, _cut(case.args), case.kwargs)]})
+                         probe={"warmup": [(cc.spec.reference, _cut(case.args), case.kwargs)],
+                                "mmap_threshold": getattr(cc.spec.invoke, "mmap_threshold", None)})
         run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied], zygote=zygote)
         if zygote is not None and not zygote.child.healthy():
             zygote.alive = False  # the next probes, and the next submission, get fresh ones

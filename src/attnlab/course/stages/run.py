@@ -26,7 +26,7 @@ from typing import Any, Iterator
 import attnlab
 
 from .. import boundary, tamper, unprivileged, warm, wire
-from ..plan import AssignmentPlan, job_calls
+from ..plan import BASE_PRELOAD, AssignmentPlan, job_calls
 from .channel import Channel, Sendable
 from .collect import copy_submission
 from .fonts import _give_font_list
@@ -265,6 +265,7 @@ def _watch(proc, channel: Channel, limits: Limits, cgroup, job_dir: Path, start:
     next_memory_check, python_pid, closed_at = 0.0, None, 0.0
     capped = os.path.ismount(job_dir)  # a boundary.WritableSpace: noted once it is full
     while True:
+        channel.woken.clear()  # (cleared before the flags are read: a mark set after this wakes the wait below)
         if warm_child:
             done, _, kib = proc.check()
             if done:
@@ -297,8 +298,8 @@ def _watch(proc, channel: Channel, limits: Limits, cgroup, job_dir: Path, start:
         if closed.is_set():
             closed_at = closed_at or time.perf_counter()
             time.sleep(0.002 if time.perf_counter() - closed_at < 0.5 else 0.1)
-        elif probe and (not ready.is_set() or w.tree_base is not None):
-            closed.wait(0.02)  # a probe: answer its marks at once, sample its call often
+        elif probe and (w.window is None or w.tree_base is not None):
+            channel.woken.wait(0.02)  # a probe: answer its marks as they come, sample its call often
         else:
             closed.wait(0.1)
         elapsed = time.perf_counter() - start
@@ -327,6 +328,25 @@ class Worker:
     zygote: Any = None
 
 
+def zygote_maker(scratch: Path, limits: Limits, denied: list[Path]):
+    """``make(modules)``: a new warm worker (:class:`attnlab.course.warm.Zygote`) for this batch."""
+    hide = [str(d) for d in denied]
+
+    def make(modules):
+        return warm.Zygote(scratch, int(limits.memory_mib * 2**20), limits.space_mib * 2**20, limits.space_files,
+                           hide, modules, lambda tmp: _give_font_list(scratch, tmp))
+    return make
+
+
+def prestart_workers(scratch: Path, limits: Limits, denied: list[Path], jobs: int) -> None:
+    """The batch's warm workers, one per job slot, started now in the background with what most
+    notebooks preload, so that they start while the batch prepares; nothing when there is no
+    boundary or warm workers are off (``ATTNLAB_WARM=0``)."""
+    if jobs < 1 or not warm.enabled() or not boundary.probe().isolated:
+        return
+    warm.pool_for(scratch).prestart(jobs, zygote_maker(scratch, limits, denied), list(BASE_PRELOAD))
+
+
 @contextlib.contextmanager
 def warm_worker(trip: Trip) -> Iterator[Worker | None]:
     """A warm worker's slot for ``trip`` (:mod:`attnlab.course.warm`), handed back to its pool
@@ -334,15 +354,8 @@ def warm_worker(trip: Trip) -> Iterator[Worker | None]:
     with AST_LOCK:
         preload = _preload(trip.plan, job_cells(trip.plan, trip.read.nb)[0], trip.isolation)
     pool = warm.pool_for(trip.scratch)
-    hide = [str(d) for d in trip.denied]
-    limits, scratch = trip.limits, trip.scratch
-
-    def make(modules):
-        return warm.Zygote(scratch, int(limits.memory_mib * 2**20), limits.space_mib * 2**20, limits.space_files,
-                           hide, modules, lambda tmp: _give_font_list(scratch, tmp))
-
     watch = _Stopwatch(trip.result.stages)
-    zygote = pool.take(preload, make)
+    zygote = pool.take(preload, zygote_maker(trip.scratch, trip.limits, trip.denied))
     watch.lap("warm worker")
     if zygote is None:
         yield None
