@@ -150,3 +150,14 @@ def test_the_docs_links_resolve():
             elif anchor and path.suffix == ".md" and anchor not in _anchors(path):
                 broken.append(f"{page.relative_to(ROOT)}: {link} (no such heading)")
     assert not broken, "\n".join(broken)
+
+
+def test_the_checks_are_named_after_their_notebooks():
+    """One naming scheme (issue 42): each module of ``attnlab.checks`` that a notebook's cards
+    share carries that notebook's name without its number, so that looking for "07" by file
+    name finds ``checks/rnn_translation_with_attention.py`` as it finds the notebook."""
+    notebooks = {p.name[3:] for p in (ROOT / "solutions").iterdir() if p.is_dir() and p.name[:2].isdigit()}
+    modules = {p.stem for p in (PACKAGE / "checks").glob("*.py") if not p.stem.startswith("_")}
+    assert modules, "attnlab.checks has no public module"
+    strays = sorted(modules - notebooks)
+    assert not strays, f"checks modules not named after a notebook: {strays} (notebooks: {sorted(notebooks)})"

@@ -23,7 +23,7 @@ import attnlab.torch as at
 from attnlab import toylang
 import coursekit as ck
 from attnlab.cards import greedy_decode as greedy_card
-from attnlab.checks import rnn_translation as checks07
+from attnlab.checks import rnn_translation_with_attention as checks07
 import attnlab.checks as all_checks  # noqa: E402 - the checks, from their cards
 from attnlab.torch import translation as tr
 from attnlab.torch.seq2seq import Seq2Seq, _run_gru_cell, final_states

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import coursekit as ck
-from attnlab.checks import efficient_attention, kernel_machine
+from attnlab.checks import attention_as_kernel_machine as kernel_machine, efficient_attention
 from attnlab.checks._memory import MMAP_THRESHOLD
 from attnlab.course import boundary, warm
 from attnlab.course.stages import measure

@@ -4,7 +4,7 @@ weighted sum of the keys.
 
 The check builds the learner's class with the stub's constructor, copies known weights into
 ``W_q``, ``W_k`` and ``v`` and runs ``forward`` in float64
-(:func:`attnlab.checks.rnn_translation.invoke_additive`). A mistake's code is a whole class and is
+(:func:`attnlab.checks.rnn_translation_with_attention.invoke_additive`). A mistake's code is a whole class and is
 run the same way; the flag-style mistakes (``partial(_additive_variant, ...)``, which the checks
 combine) compute their answer from the known weights in numpy.
 """
@@ -16,7 +16,7 @@ import numpy as np
 
 from ..checks._core import Case, Mistake, case_rng
 from ..checks._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE
-from ..checks.rnn_translation import _lengths_mask, _softmax_context, invoke_additive
+from ..checks.rnn_translation_with_attention import _lengths_mask, _softmax_context, invoke_additive
 from ._card import Card, Contract
 
 

@@ -5,8 +5,8 @@ previous word, update the state, query the attention with the new state, and rea
 
 The check builds the learner's class with the stub's constructor and the reference attention
 module, copies seeded weights into ``embedding``, ``gru`` and ``out`` and runs ``step`` in float64
-(:class:`attnlab.checks.rnn_translation.DecoderSpec`,
-:func:`attnlab.checks.rnn_translation.invoke_decoder_step`). A mistake's code is a whole class and
+(:class:`attnlab.checks.rnn_translation_with_attention.DecoderSpec`,
+:func:`attnlab.checks.rnn_translation_with_attention.invoke_decoder_step`). A mistake's code is a whole class and
 is run the same way; the flag-style mistakes (``partial(_step_variant, ...)``, which the checks
 combine) compute their answer with the reference decoder holding the same weights.
 """
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..checks._core import Case, Mistake, case_rng
 from ..checks._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE
-from ..checks.rnn_translation import DecoderSpec, _lengths_mask, _t, invoke_decoder_step
+from ..checks.rnn_translation_with_attention import DecoderSpec, _lengths_mask, _t, invoke_decoder_step
 from ._card import Card, Contract
 
 

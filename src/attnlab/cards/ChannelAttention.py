@@ -7,7 +7,7 @@ import numpy as np
 
 from ..checks import _divergence
 from ..checks._core import Case, Mistake, case_rng
-from ..checks.images import (
+from ..checks.attention_on_images import (
     LayerMissing, LayerShape, NotAModule, _ca, _ca_reference, _ca_swapped, _raises, invoke_channel_attention,
 )
 from ._card import Card, Contract

@@ -4,7 +4,7 @@ words, the context the weighted sum of the keys.
 
 The check builds the learner's class with the stub's constructor, copies known weights into
 ``W`` (general) and runs ``forward`` in float64
-(:func:`attnlab.checks.rnn_translation.invoke_multiplicative`). A mistake's code is a whole class
+(:func:`attnlab.checks.rnn_translation_with_attention.invoke_multiplicative`). A mistake's code is a whole class
 and is run the same way; the flag-style mistakes (``partial(_mult_variant, ...)``, which the
 checks combine) compute their answer from the known weights in numpy.
 """
@@ -16,7 +16,7 @@ import numpy as np
 
 from ..checks._core import Case, Mistake, case_rng
 from ..checks._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE
-from ..checks.rnn_translation import NotApplicable, _lengths_mask, _softmax_context, invoke_multiplicative
+from ..checks.rnn_translation_with_attention import NotApplicable, _lengths_mask, _softmax_context, invoke_multiplicative
 from ._card import Card, Contract
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from ..checks import _divergence
 from ..checks._core import Case, Mistake, case_seed
 from ..checks._modules import DROPOUT_FIX, DROPOUT_PRINCIPLE
-from ..checks.rnn_translation import _t
+from ..checks.rnn_translation_with_attention import _t
 from ..checks.transformer import (
     LayerSpec, feed_forward, invoke_decoder_layer, large_case, lengths_mask, padding_mask, sublayer,
 )

@@ -3,7 +3,7 @@ argmax word and carrying the state, keeping <eos>, padding after it, and stoppin
 sentence has ended.
 
 The check runs the learner's function on a tiny ``Seq2Seq`` whose weights come from a seed
-(:class:`attnlab.checks.rnn_translation.ModelSpec`, :func:`attnlab.checks.rnn_translation.invoke_greedy`).
+(:class:`attnlab.checks.rnn_translation_with_attention.ModelSpec`, :func:`attnlab.checks.rnn_translation_with_attention.invoke_greedy`).
 Every mistake is flag-style (``partial(_greedy_variant, ...)``, which the checks combine): its
 answer is computed on the same model.
 """
@@ -14,7 +14,7 @@ from functools import partial
 import numpy as np
 
 from ..checks._core import Case, Mistake
-from ..checks.rnn_translation import ModelSpec, _lengths_mask, _t, invoke_greedy
+from ..checks.rnn_translation_with_attention import ModelSpec, _lengths_mask, _t, invoke_greedy
 from ._card import Card, Contract
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import linearised_attention as _lin
 from ..checks._core import Case, Mistake, case_rng
 from ..checks.efficient_attention import TooMuchMemory  # the name the grader's own measurement reports
-from ..checks.kernel_machine import (
+from ..checks.attention_as_kernel_machine import (
     MEMORY_FRACTION, elu_plus_one, invoke_linear_measuring_memory, qkv, random_feature_map,
 )
 from ._card import Card, Contract

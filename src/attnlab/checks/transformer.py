@@ -20,7 +20,7 @@ import numpy as np
 
 from ._core import Case, CheckRaised, seed_torch
 from ._modules import run_eval
-from .rnn_translation import LayerMissing, _fill, _lengths_mask, _require_layer, _require_module, _t
+from .rnn_translation_with_attention import LayerMissing, _fill, _lengths_mask, _require_layer, _require_module, _t
 
 lengths_mask = _lengths_mask  # (B, Lk) True at the first `lengths` keys: the cases' padding masks
 
