@@ -130,3 +130,19 @@ def test_probes_of_the_tiled_checks_still_catch_the_full_matrix(tmp_path):
         assert lost, f"{w.name}: no memory check caught it"
         text = ck.feedback_text(course, f"naive{i}", a)
         assert "MiB at once" in text
+
+
+@pytest.mark.skipif(not boundary.probe().isolated, reason="warm workers need bubblewrap (docs/grading.md)")
+def test_a_batch_with_nothing_to_run_ends_clean_while_its_workers_start(tmp_path):
+    """A batch that ends before its workers are up (one notebook that is not a notebook: nothing to
+    run) closes them, mounts and all, before its folder goes: found by a fresh clone's suite, where
+    such batches failed with 'Device or resource busy' removing a worker's folder."""
+    a = "01_weighted_averages"
+    course = ck.make_course(tmp_path)
+    ck.submit(course, "dee", a, "{not a notebook")
+    proc = ck.course_command(course, "release")
+    assert proc.returncode == 0, proc.stderr
+    proc = ck.course_command(course, "grade", a, "--jobs", "2")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "malformed notebook" in proc.stdout + proc.stderr
+    assert "Device or resource busy" not in proc.stderr

@@ -276,6 +276,7 @@ class Pool:
         self.free: list[Zygote] = []
         self.lock = threading.Condition()
         self.closed = False
+        self.ended = False  # every worker closed (the threads that started them may end)
         self.starting = 0  # zygotes that :meth:`prestart` is still starting
 
     def prestart(self, count: int, make, preload: list[str]) -> None:
@@ -294,17 +295,18 @@ class Pool:
         except Exception:  # noqa: BLE001 - no warm worker: take() starts one, or a fresh sandbox runs
             z = None
         with self.lock:
-            self.starting -= 1
             keep = z is not None and z.alive and not self.closed
             if keep:
                 self.free.append(z)
+        if z is not None and not keep:
+            z.close()  # before the pool hears that the start is over: its folder goes with the batch
+        with self.lock:
+            self.starting -= 1
             self.lock.notify_all()
             # bubblewrap's --die-with-parent ends the zygote when the *thread* that started it
-            # ends: this one stays until the pool closes
-            while keep and not self.closed:
+            # ends: this one stays until the pool has closed its workers
+            while keep and not self.ended:
                 self.lock.wait()
-        if z is not None and not keep:
-            z.close()
 
     def take(self, preload: list[str], make) -> Zygote | None:
         """A free zygote that has ``preload`` loaded (waiting for one that :meth:`prestart` is
@@ -348,12 +350,15 @@ class Pool:
         with self.lock:
             self.closed = True
             self.lock.notify_all()
-            deadline = time.monotonic() + 30.0  # a zygote still starting closes itself (_start_one)
-            while self.starting and time.monotonic() < deadline:  # before the batch's folder goes
+            deadline = time.monotonic() + START_SECONDS + 10  # a zygote still starting closes itself
+            while self.starting and time.monotonic() < deadline:  # (_start_one) before the batch's folder goes
                 self.lock.wait(0.5)
             zs, self.free = self.free, []
         for z in zs:
             z.close()
+        with self.lock:
+            self.ended = True
+            self.lock.notify_all()
 
 
 _POOLS: dict[str, Pool] = {}
