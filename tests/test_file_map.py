@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +162,48 @@ def test_the_checks_are_named_after_their_notebooks():
     assert modules, "attnlab.checks has no public module"
     strays = sorted(modules - notebooks)
     assert not strays, f"checks modules not named after a notebook: {strays} (notebooks: {sorted(notebooks)})"
+
+
+def test_the_cards_are_named_after_their_exercises():
+    """The rule's second row (CONTRIBUTING.md, "Names"): ``cards/<exercise>.py`` holds the card of
+    ``<exercise>``, the name the learner writes, so a search for an exercise by file name finds it."""
+    wrong = [(card.exercise, module.__name__) for module in cards_modules()
+             for card in [module.CARD] if module.__name__.rsplit(".", 1)[1] != card.exercise]
+    assert not wrong, f"cards whose file is not named after their exercise: {wrong}"
+
+
+def cards_modules():
+    from attnlab.cards import modules as card_modules
+    return card_modules()
+
+
+def test_the_files_page_is_what_the_code_gives():
+    """docs/files.md (every file of each exercise) is generated; a card, a reference or a test
+    moved without regenerating it fails here."""
+    from attnlab.cards import _files
+    page = (ROOT / "docs" / "files.md").read_text(encoding="utf-8")
+    assert page == _files.render(ROOT), "docs/files.md is stale: run python -m attnlab.cards --files --out docs/files.md"
+
+
+def test_the_files_page_finds_every_part_of_an_exercise():
+    """The page's rows are true: every path exists, and defines or names the exercise (the checks
+    module: is named after its notebook); every
+    exercise with a numpy reference has its torch twin or says it has none; and a search of the
+    page for ``masked_softmax`` finds all six kinds of file (notebook, reference, twin, card,
+    checks, tests)."""
+    from attnlab.cards import _files
+    rows = {row["exercise"]: row for row in _files.rows(ROOT)}
+    assert set(rows) == {c.exercise for c in all_cards()}
+    for name, row in rows.items():
+        for key in ("numpy", "torch"):
+            if row[key]:
+                text = (ROOT / row[key]).read_text(encoding="utf-8")
+                assert re.search(rf"^(def|class) {re.escape(name)}\b", text, re.M), (name, key, row[key])
+        for path in (row["notebook"], row["card"], *row["tests"]):
+            assert name in (ROOT / path).read_text(encoding="utf-8"), (name, path)
+        if row["checks"]:  # the module the notebook's cards share: named after the notebook
+            assert (ROOT / row["checks"]).is_file() and Path(row["checks"]).stem in row["notebook"], (name, row)
+    masked = rows["masked_softmax"]
+    assert all(masked[k] for k in ("notebook", "numpy", "torch", "card", "checks", "tests"))
+    assert (masked["numpy"], masked["checks"]) == ("src/attnlab/masks.py",
+                                                    "src/attnlab/checks/masks_and_cross_attention.py")

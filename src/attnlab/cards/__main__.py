@@ -1,14 +1,15 @@
 """``python -m attnlab.cards [--out docs/mistakes.md]``: the cards as one page of the docs (each
 exercise's contract, and the mistakes its checks name with what to change), written from the
 cards so that it cannot drift from what the checks say. ``--check`` exits 1 when the page on
-disk is not what the cards give."""
+disk is not what the cards give. ``--files`` writes the other page the cards give, every file of each
+exercise (:mod:`attnlab.cards._files`, ``docs/files.md``)."""
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import all_cards
+from . import _files, all_cards
 
 HEADER = """# What the checks can name
 
@@ -43,15 +44,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m attnlab.cards", description=__doc__)
     parser.add_argument("--out", type=Path, help="write the page there (default: print it)")
     parser.add_argument("--check", action="store_true", help="exit 1 if --out is not up to date")
+    parser.add_argument("--files", action="store_true",
+                        help="the page of every exercise's files (docs/files.md) instead of the mistakes")
     args = parser.parse_args(argv)
-    text = render()
+    if args.files and not (_files.ROOT / "tests").is_dir():
+        parser.error(f"--files needs the course's repository (its tests/ folder); {_files.ROOT} has none")
+    text = _files.render() if args.files else render()
     if args.out is None:
         sys.stdout.write(text)
         return 0
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         if current != text:
-            print(f"{args.out} is not what the cards give: run python -m attnlab.cards --out {args.out}",
+            print(f"{args.out} is not what the cards give: run python -m attnlab.cards{' --files' if args.files else ''} --out {args.out}",
                   file=sys.stderr)
             return 1
         return 0
