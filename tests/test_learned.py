@@ -248,10 +248,16 @@ def test_a_positional_model_fails_the_interventions(positional_model):
     assert attnlab.prefix_matching_score(w_probe[:, 4:, 4:], 8) < 0.1
 
 
-def test_an_induction_circuit_passes_the_interventions():
+@pytest.fixture(scope="module")
+def induction_run():
+    """Notebook 12's run: trained on random periods and repeat points, 2,500 steps, seed 0."""
+    return tl.train_induction_shifted(vocab=32, L=24, steps=2500, seed=0)
+
+
+def test_an_induction_circuit_passes_the_interventions(induction_run):
     """Trained on random periods and repeat points (notebook 12's run), the model copies on a
     moved repeat and an unseen period, and ablating either head breaks the copying."""
-    model, random_losses, copy_losses = tl.train_induction_shifted(vocab=32, L=24, steps=2500, seed=0)
+    model, random_losses, copy_losses = induction_run
     assert copy_losses[-100:].mean() < 1.0 and random_losses[-100:].mean() > np.log(32) - 0.1
     verdicts = tl.copying_verdicts(tl.interventions(model, LAYOUTS, 32, 24), 32)
     assert verdicts == {"copies": True, "layer 1 needed": True, "layer 2 needed": True}
@@ -311,3 +317,38 @@ def test_the_predictions_answers_are_what_the_models_do(positional_model):
     shifted = tl.interventions(positional_model, {"shifted": LAYOUTS["shifted"]}, 32, 24)["shifted"]["intact"][1]
     assert card("prediction_control_shifted_loss").prediction.answer == "worse than chance"
     assert shifted > np.log(32) + 0.3, "the control's loss on the shifted repeat is not clearly worse than chance"
+
+
+def test_target_key_weight_counts_every_earlier_copy_of_the_target():
+    """The keys that hold the target are found from the layout; on tokens with no chance repeats
+    (a huge vocabulary) they are exactly the earlier positions whose token equals the target."""
+    rng = np.random.default_rng(0)
+    for period, start in ((2, 0), (3, 4), (5, 1), (1, 3)):
+        tokens = tl.repeat_sequences(4, 13, 10**9, period, start, torch.Generator().manual_seed(period)).numpy()
+        x = tokens[:, :-1]                                                  # the model's input, L = 12
+        w = rng.random((4, 12, 12)) * np.tril(np.ones((12, 12)))
+        w /= w.sum(-1, keepdims=True)
+        rows = range(start + period, 12)
+        expected = np.mean([[w[b, t, :t + 1][x[b, :t + 1] == tokens[b, t + 1]].sum() for t in rows] for b in range(4)])
+        assert learned.target_key_weight(w, period, start) == pytest.approx(expected)
+    ideal = np.zeros((12, 12))
+    ideal[np.arange(12), np.maximum(np.arange(12) - 2, 0)] = 1.0           # period 3: t reads t - 2 = t - 3 + 1
+    assert learned.target_key_weight(ideal, 3, 0) == pytest.approx(1.0)
+    assert learned.target_key_weight(np.eye(12), 3, 0) == pytest.approx(0.0)   # the current token is not the target
+    with pytest.raises(ValueError, match="start"):
+        learned.target_key_weight(np.eye(4), 2, 2)
+
+
+def test_the_new_predictions_answers_are_what_the_induction_model_does(induction_run):
+    """Notebook 12's period questions are graded against fixed answers: the model trained as in
+    the notebook lands inside the answer's band, away from its edges."""
+    from attnlab.cards import card
+
+    model = induction_run[0]
+    p2 = tl.interventions(model, {"period 2": (2, 0)}, 32, 24)["period 2"]
+    assert card("prediction_period2_prev_ablated").prediction.answer == "between 1 and 3"
+    assert 1.3 < p2["layer 1 mean"][1] < 2.7, p2
+    assert p2["intact"][1] < 1.2                               # the intact model copies period 2
+    tokens = tl.repeat_sequences(512, 24, 32, 15, 0, torch.Generator().manual_seed(9))
+    assert card("prediction_period15_copying").prediction.answer == "partly"
+    assert 1.3 < tl.copying_losses(model, tokens, 0, 15)[1] < 2.7

@@ -80,6 +80,34 @@ def test_rope_scores_depend_only_on_the_offset(interleaved):
     assert not np.allclose((Q + pe[17:23]) @ (K + pe[17:23]).T, added)
 
 
+
+def test_rope_shift_change_measures_the_rounding_of_each_dtype():
+    """at.modern.rope_shift_change (notebook 11's precision questions): the relative change of the
+    scores equals the one computed by hand with at.rope; float64 keeps RoPE's offset invariance,
+    float32's change grows with the position (the angle's rounding is absolute), and bfloat16 at
+    positions it cannot hold apart gives the scores without relative positions."""
+    g = torch.Generator().manual_seed(5)
+    Q, K = torch.randn(6, 32, generator=g, dtype=torch.float64), torch.randn(6, 32, generator=g, dtype=torch.float64)
+    p = torch.arange(6)
+    by_hand = lambda dt, pos: (at.rope(Q.to(dt), pos) @ at.rope(K.to(dt), pos).T).double()
+    for dt, shift in ((torch.float32, 3000), (torch.bfloat16, 40), (torch.float64, 10**5)):
+        S, S2 = by_hand(dt, p), by_hand(dt, p + shift)
+        assert at.modern.rope_shift_change(Q, K, shift, dtype=dt) == pytest.approx(
+            float(torch.linalg.norm(S2 - S) / torch.linalg.norm(S)), rel=1e-12, abs=1e-15)
+    assert at.modern.rope_shift_change(Q, K, 0, dtype=torch.bfloat16) == 0.0
+    assert at.modern.rope_shift_change(Q, K, 10**5, dtype=torch.float64) < 1e-10
+    near, far = (at.modern.rope_shift_change(Q, K, s, dtype=torch.float32) for s in (100, 100_000))
+    assert near < 1e-5 and 1e-5 < far < 1e-2 and far > 50 * near
+    # 4096..4101 are all stored as 4096 in bfloat16: one rotation for all six tokens
+    assert (torch.arange(4096, 4102).to(torch.bfloat16) == 4096).all()
+    collapsed = (Q @ K.T - at.rope(Q, p) @ at.rope(K, p).T).norm() / (at.rope(Q, p) @ at.rope(K, p).T).norm()
+    assert at.modern.rope_shift_change(Q, K, 4096, dtype=torch.bfloat16) == pytest.approx(float(collapsed), abs=0.03)
+    with pytest.raises(ValueError, match="K"):
+        at.modern.rope_shift_change(Q, K[:, :16], 10)
+    with pytest.raises(ValueError, match="Q"):
+        at.modern.rope_shift_change(Q[0], K[0], 10)
+
+
 def test_repeat_kv_order():
     X = np.arange(2 * 3 * 4 * 5, dtype=float).reshape(2, 3, 4, 5)
     Y = attnlab.repeat_kv(X, 2)

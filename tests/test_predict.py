@@ -190,6 +190,15 @@ TELLS = {
                                   # issue 41: the intro's "not only on p - p'" and "see *relative* positions"
                                   r"not only on \$?p\s*-\s*p'", r"not only on (?:the )?(?:offset|difference)",
                                   r"\*?relative\*? positions?"],
+    # the same move in floating point: the text above must not say that positions or angles lose precision
+    "prediction_bf16_shifted_scores": [r"(?:bf16|bfloat16|half[- ]precision)[^.]{0,80}(?:integers?|positions?)[^.]{0,40}(?:exact|round)",
+                                       r"(?:positions?|integers?)[^.]{0,40}(?:rounds?|rounded|collapse)\w*[^.]{0,40}(?:same|one|8,?192)",
+                                       r"angles?[^.]{0,40}in (?:float32|full precision)", r"integers?[^.]{0,30}(?:up to|below|only to) 256\b",
+                                       r"(?:lose|loses|lost) (?:its |their )?positions"],
+    "prediction_float32_shifted_scores": [r"error[^.]{0,60}(?:grows?|proportional|scales?) (?:with|to) (?:the )?position",
+                                          r"error is absolute", r"within (?:about )?0\.00\d radians?",
+                                          r"float32[^.]{0,60}not (?:exactly )?(?:shift[- ])?invariant",
+                                          r"rounded[^.]{0,40}relative to its (?:own )?size"],
     "prediction_beats_least_squares": [r"solves the whole problem",
                                        r"least squares[^.]{0,60}\b(?:exact|better|beats|more accurate|wins)",
                                        # issue 41: the question's "targets without noise", the "best one-step
@@ -206,6 +215,16 @@ TELLS = {
                                         r"(?:confident(?:ly)?|sure)[^.]{0,40}wrong", r"wrong[^.]{0,40}confiden",
                                         r"(?:reads?|copies) (?:the token )?11 (?:positions|places) back[^.]{0,80}"
                                         r"(?:shifted|moved|other period|wrong token)"],
+    # issue: two period questions of notebook 12 (outside the training periods)
+    "prediction_period2_prev_ablated": [r"(?:only|just) two (?:different |distinct )?tokens[^.]{0,80}(?:one of them|target|answer)",
+                                        r"(?:copies|copy) from the context[^.]{0,80}(?:two|2) tokens",
+                                        r"period 2[^.]{0,120}(?:ablat|without (?:the )?layer[- ]1)[^.]{0,80}(?:between|partly|partial|still copies|hurt)",
+                                        r"(?:ablat|without)[^.]{0,60}layer[- ]1[^.]{0,80}period 2[^.]{0,80}(?:between|partly|partial|still copies|hurt)",
+                                        r"(?:breaks?|broken)[^.]{0,40}only (?:where|when) the repeat holds many"],
+    "prediction_period15_copying": [r"(?:never|not) more than 11 (?:positions|places) (?:behind|back)",
+                                    r"longer (?:periods?|distances?)[^.]{0,60}(?:worse|weaker|partly|partial|fades?)",
+                                    r"extrapolat", r"period 1[3-9][^.]{0,80}(?:partly|partial|between|worse|fails?)",
+                                    r"(?:outside|beyond) (?:the )?(?:range of the )?training periods[^.]{0,80}(?:partly|partial|between|worse)"],
     "prediction_topk_full": [r"k\s*=\s*L_?\{?k\}?[^.]{0,60}(?:is|equals?|gives?) (?:the )?dense",
                              r"(?:every|all) keys? (?:is |are )?kept[^.]{0,60}(?:same|dense|softmax)",
                              r"renormalis\w+ over all (?:the )?keys"],

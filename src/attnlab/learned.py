@@ -174,6 +174,36 @@ def prefix_matching_score(weights: np.ndarray, period: int) -> float:
     return float(weights[..., t, t - period + 1].mean())
 
 
+def target_key_weight(weights: np.ndarray, period: int, start: int = 0) -> float:
+    """How much a head attends, from the copyable positions, to keys that hold the target token.
+
+    The weights were measured on the input ``tokens[:, :-1]`` of ``repeat_sequences(..., period,
+    start)``: random tokens, then from ``start`` on a stretch of ``period`` tokens again and again.
+    Row ``t`` predicts token ``t + 1``; it is copyable for ``t >= start + period``, and by the
+    layout (not by comparing tokens) the keys ``start <= k <= t`` with ``(t + 1 - k) % period ==
+    0`` hold that same token. Unlike ``prefix_matching_score``, which counts the one key after the
+    previous occurrence, this counts every earlier copy of the target.
+
+    Args:
+        weights: ``(..., L, L)`` one head's attention weights.
+        period: the period of the repeat, ``>= 1``.
+        start: where the periodic stretch starts, ``>= 0``, with ``start + period < L``.
+
+    Returns:
+        The summed weight on those keys, averaged over the copyable rows and any leading axes.
+    """
+    weights = _weights(weights)
+    L = weights.shape[-1]
+    period = require_int(period, "period", minimum=1)
+    start = require_int(start, "start", minimum=0)
+    if start + period >= L:
+        raise ValueError(f"start + period: expected < L={L} (a copyable row), got {start + period}")
+    t = np.arange(start + period, L)[:, None]  # (T, 1): the copyable rows
+    k = np.arange(L)[None, :]  # (1, L)
+    holds = (k >= start) & (k <= t) & ((t + 1 - k) % period == 0)  # (T, L)
+    return float((weights[..., start + period:, :] * holds).sum(-1).mean())
+
+
 def soft_align(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Soft alignment of two sentences (the "attend" step of decomposable attention).
 

@@ -127,6 +127,28 @@ def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: i
                                      bytes_per_value, window)
 
 
+def rope_shift_change(Q: torch.Tensor, K: torch.Tensor, shift: int, dtype: torch.dtype = torch.float32,
+                      base: float = 10000.0) -> float:
+    """How much RoPE's score matrix moves when every position moves by ``shift``, in ``dtype``.
+
+    ``Q (L, Dh)`` and ``K (L, Dh)`` are cast to ``dtype`` and rotated with ``rope`` at positions
+    ``0..L-1`` and at ``shift..shift+L-1``; ``rope`` computes the angles (position times
+    frequency), their cosines and sines and the rotation in the dtype of its input, as a model
+    whose activations are stored in ``dtype`` would. Returns the relative change of the
+    ``(L, L)`` scores, ``||S_shifted - S||_F / ||S||_F``, measured in float64: 0 in exact
+    arithmetic, since RoPE scores depend on offsets only; what is left is rounding.
+    """
+    Q, K = torch.as_tensor(Q).to(dtype), torch.as_tensor(K).to(dtype)
+    require_ndim(Q, "Q", ("L", "Dh"), batch=False)
+    require_ndim(K, "K", ("L", "Dh"), batch=False)
+    if Q.shape != K.shape:
+        raise ValueError(f"K: expected the shape of Q (L, Dh) = {fmt(Q.shape)}, got {fmt(K.shape)}")
+    p = torch.arange(Q.shape[0])
+    scores = lambda pos: (rope(Q, pos, base) @ rope(K, pos, base).T).to(torch.float64)   # (L, L)
+    S, S_shifted = scores(p), scores(p + int(shift))
+    return float(torch.linalg.norm(S_shifted - S) / torch.linalg.norm(S))
+
+
 class GQABlock(nn.Module):
     """A pre-norm decoder block with causal grouped-query self-attention and RoPE.
 
