@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 
@@ -29,13 +30,25 @@ def _committed():
     return [ck.solution_path(a) for a in ASSIGNMENTS] + [ck.release_path(a) for a in ASSIGNMENTS]
 
 
+def _ends_with_a_claim(source: str) -> bool:
+    """Whether the cell's last statement is a call of ``claim(...)`` (on one line or several)."""
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:  # IPython syntax (magics): not a claim cell of ours
+        return False
+    last = body[-1] if body else None
+    return (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)
+            and getattr(last.value.func, "id", None) == "claim")
+
+
 @pytest.mark.notebooks
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_solution_notebook_executes(assignment, tmp_path, monkeypatch):
     """The solution notebook runs headless without error, in the normal configuration (not
     NBGRADER_EXECUTION's small one), and its text is true: this one run also records the claims
     (``attnlab.claims``), and every span's claim must be computed and agree with its text, every
-    computed claim shown by a span (``tests/test_claims.py`` tests the mechanism)."""
+    computed claim shown by a span (``tests/test_claims.py`` tests the mechanism); and no cell that ends
+    with a claim shows its value bare (a ``True`` that says nothing to the learner)."""
     path = ck.solution_path(assignment)
     nb = nbformat.read(path, as_version=4)
     work = tmp_path / assignment
@@ -47,6 +60,10 @@ def test_solution_notebook_executes(assignment, tmp_path, monkeypatch):
                    resources={"metadata": {"path": str(work)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+    bare = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and _ends_with_a_claim(c.source)
+            for o in c.outputs if o.output_type == "execute_result"]
+    assert not bare, (f"{assignment}: cells {bare} end with a claim and show its value bare (a True or a number "
+                      "with no words): end the claim with ';'")
     found = claims.problems((c.source for c in nb.cells if c.cell_type == "markdown"),
                             claims.read_recorded(claims_file))
     assert not found, f"{assignment}: the text and its claims disagree:\n" + "\n".join(found)

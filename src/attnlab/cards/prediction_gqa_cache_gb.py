@@ -17,6 +17,9 @@ PREDICTION = Prediction(
                         "Each cached token keeps a key and a value: twice one of them."),
         WrongPrediction(34.36, "bits for bytes, or bf16 counted as 4 bytes",
                         "bf16 takes 2 bytes per number."),
+        WrongPrediction(4.0, "GiB for GB",
+                        "The count of bytes is right, but in GiB (2³⁰ bytes): 4.0 GiB is 4.29 GB (10⁹ "
+                        "bytes), the unit the question and the published figures use."),
     ),
 )
 

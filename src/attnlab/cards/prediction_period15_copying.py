@@ -7,8 +7,10 @@ from ._card import Card
 PREDICTION = Prediction(
     "prediction_period15_copying", "choice", "partly",
     "Copying by content does not care in principle how far back the earlier occurrence is, but this "
-    "circuit learned its match on periods 3 to 12: the token it copied was never more than 11 "
-    "positions behind the query. At period 15 it is 14 behind. Layer 2's prefix-matching score falls "
+    "circuit learned its match on periods 3 to 12, where a copy of the target at most 11 positions "
+    "behind the query was always there: farther copies existed too (the repeat goes on), but nothing "
+    "ever needed them, so nothing stopped the head from preferring near keys. At period 15 the "
+    "nearest copy is 14 behind. Layer 2's prefix-matching score falls "
     "from above 0.55 on period 8 to between 0.2 and 0.5, and the loss on the copyable targets lands "
     "between 1 and 3: a partial copy, worse the longer the period (period 13 still copies; from "
     "about 18 on, none is left).",
@@ -16,7 +18,8 @@ PREDICTION = Prediction(
     wrong=(
         WrongPrediction("copies", "an induction head matches content, whatever the distance",
                         "The match is by content, but the head's scores also depend on the positions, and "
-                        "training only ever rewarded matches at most 11 positions back. Period 8 was unseen "
+                        "in training a copy at most 11 positions back was always there to match: "
+                        "farther matches were never needed. Period 8 was unseen "
                         "as well, but inside the range of the training periods: that is interpolation; "
                         "period 15 is outside it."),
         WrongPrediction("not at all", "a period outside the training range breaks the circuit",

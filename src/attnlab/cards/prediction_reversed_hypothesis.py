@@ -8,7 +8,7 @@ PREDICTION = Prediction(
     "prediction_reversed_hypothesis", "choice", "the same",
     "Nothing in decomposable attention knows where a token is: the alignment weights compare token "
     "vectors, the comparisons are summed over each sentence, and a sum does not depend on order. "
-    "Reversing a sentence permutes the terms of the sums, so the logits are exactly the same.",
+    "Reversing a sentence permutes the terms of the sums, so the logits are the same, up to rounding (the sums add the same terms in another order).",
     options=("the same", "different"),
     wrong=(
         WrongPrediction("different", "the sentence means something else",
