@@ -47,7 +47,9 @@ def miscounted(message: str) -> list[str]:
 
 
 def misplaced_above(message: str) -> list[str]:
-    lines = message.splitlines()
+    """"above" pointing at text in a message's first line, or at an equation: a feedback page shows
+    no such text. A quoted value is not a pointer (a prediction's option "above 1%")."""
+    lines = [re.sub(r"'[^']*'|\"[^\"]*\"", "''", line) for line in message.splitlines()]
     return [line for i, line in enumerate(lines)
             if re.search(r"\babove\b", line) and (i == 0 or re.search(r"equation above", line))]
 
@@ -118,6 +120,8 @@ def test_the_rules_catch_what_they_are_for():
     assert misplaced_above("compare each step with the equation above")
     assert misplaced_above("x is not right.\nCompare each step with the equation above.")
     assert not misplaced_above("x is not right.\nThe values shown above differ.")
+    assert not misplaced_above("prediction_x = 'above 1%' is not right.")
+    assert misplaced_above("prediction_x = 'above 1%' is not right, as above.")
     assert other_problems("x changed its input arrays in place.\nThis does not look like any mistake we know")
     assert other_problems("  expected: [1, 2]\n  yours:    [1, 2]")
     assert not other_problems("  expected: [1, 2]\n  yours:    [1, 3]")

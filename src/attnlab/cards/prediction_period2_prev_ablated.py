@@ -16,10 +16,10 @@ PREDICTION = Prediction(
     options=("below 1", "between 1 and 3", "above 3"),
     wrong=(
         WrongPrediction("above 3", "ablating layer 1 breaks copying on every layout",
-                        "It did on the three layouts above, whose repeat holds 8 to 12 different tokens: "
+                        "It did on the three layouts above, each with 8 to 12 different tokens in its repeat: "
                         "a copy from the wrong place there is almost always the wrong token. At period 2 "
                         "the context holds only two tokens, one of them the target, so a copy that no "
-                        "longer knows where to look still puts about a third of its weight on it."),
+                        "longer knows where to look lands on it a third of the time."),
         WrongPrediction("below 1", "at period 2 the token to copy is the previous one: no previous-token head needed",
                         "The target is indeed the token at t − 1, but layer 2 was trained to find its key "
                         "by what layer 1 wrote there, not by position: without it, its weight on the keys "
