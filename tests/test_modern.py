@@ -1,6 +1,6 @@
 """Notebook 11's library: RoPE (both pairings and the permutation between them), repeat_kv and
-grouped-query attention against torch's SDPA, sliding-window masks, the KV cache calculator;
-numpy against torch."""
+grouped-query attention against torch's SDPA, sliding-window masks, the ring cache's decoding
+step, the KV cache calculator; numpy against torch."""
 from __future__ import annotations
 
 import numpy as np
@@ -118,6 +118,32 @@ def test_repeat_kv_order():
     np.testing.assert_array_equal(attnlab.repeat_kv(X, 1), X)
 
 
+@pytest.mark.parametrize("Hq,Hkv,W,L", [(4, 2, 4, 11), (2, 1, 3, 9), (3, 3, 1, 5), (4, 4, 8, 6), (6, 2, 5, 5)])
+def test_ring_cache_decode_step_equals_the_whole_sequence(Hq, Hkv, W, L):
+    """Step by step in a ring of W slots, whatever the empty slots hold, the outputs are the rows of
+    the whole sequence at once (RoPE at 0..L-1, sliding window W); the token at p ends in slot p % W."""
+    rng = np.random.default_rng(Hq * 100 + W * 10 + L)
+    B, Dh, Dv = 2, 6, 4
+    Q, K, V = rng.normal(size=(B, Hq, L, Dh)), rng.normal(size=(B, Hkv, L, Dh)), rng.normal(size=(B, Hkv, L, Dv))
+    p = np.arange(L)
+    whole, _ = attnlab.grouped_query_attention(attnlab.rope(Q, p), attnlab.rope(K, p), V, attnlab.sliding_window_mask(L, L, W))
+    for leftovers in (np.zeros, lambda size: 5 * rng.normal(size=size)):
+        ck, cv = leftovers((B, Hkv, W, Dh)), leftovers((B, Hkv, W, Dv))
+        tk, tv = torch.from_numpy(ck.copy()), torch.from_numpy(cv.copy())
+        for t in range(L):
+            args = [a[:, :, t:t + 1] for a in (Q, K, V)]
+            before = ck.copy()
+            out, ck2, cv2 = attnlab.ring_cache_decode_step(*args, ck, cv, t)
+            np.testing.assert_array_equal(ck, before)  # the arguments are left as they were
+            ck, cv = ck2, cv2
+            np.testing.assert_allclose(out[:, :, 0], whole[:, :, t], atol=1e-12)
+            tout, tk, tv = at.ring_cache_decode_step(*(torch.from_numpy(a) for a in args), tk, tv, t)
+            np.testing.assert_allclose(tout.numpy(), out, atol=1e-12)
+        for q in range(max(0, L - W), L):  # the last W positions, each in its slot, its key rotated at q
+            np.testing.assert_allclose(ck[:, :, q % W], attnlab.rope(K[:, :, q:q + 1], np.array([q]))[:, :, 0], atol=1e-12)
+            np.testing.assert_array_equal(cv[:, :, q % W], V[:, :, q])
+
+
 @pytest.mark.parametrize("Hq,Hkv", [(4, 4), (4, 2), (6, 3), (4, 1)])
 @pytest.mark.parametrize("masked", [False, True])
 def test_gqa_equals_torch_sdpa_enable_gqa(Hq, Hkv, masked):
@@ -178,6 +204,10 @@ def test_kv_cache_bytes_reproduces_the_published_figures():
     assert at.kv_cache_bytes(32, 8, 128, 32768) == gqa
 
 
+def _one_token():
+    return np.zeros((1, 2, 1, 4)), np.zeros((1, 1, 1, 4)), np.zeros((1, 1, 1, 4))  # q, k, v
+
+
 @pytest.mark.parametrize("call,name", [
     (lambda m: m.rope(np.zeros((3, 5)), np.arange(3)), "x"),
     (lambda m: m.rope(np.zeros((3, 4)), np.arange(4)), "positions"),
@@ -186,6 +216,11 @@ def test_kv_cache_bytes_reproduces_the_published_figures():
     (lambda m: m.repeat_kv(np.zeros((1, 3, 4, 5)), 0), "n_rep"),
     (lambda m: m.grouped_query_attention(np.zeros((1, 4, 2, 3)), np.zeros((1, 3, 5, 3)), np.zeros((1, 3, 5, 3))), "K"),
     (lambda m: m.grouped_query_attention(np.zeros((4, 2, 3)), np.zeros((1, 2, 5, 3)), np.zeros((1, 2, 5, 3))), "Q"),
+    (lambda m: m.ring_cache_decode_step(*_one_token(), np.zeros((1, 1, 3, 5)), np.zeros((1, 1, 3, 4)), 0), "cache_k"),
+    (lambda m: m.ring_cache_decode_step(*_one_token(), np.zeros((1, 1, 3, 4)), np.zeros((1, 1, 2, 4)), 0), "cache_v"),
+    (lambda m: m.ring_cache_decode_step(*_one_token(), np.zeros((1, 1, 3, 4)), np.zeros((1, 1, 3, 4)), -1), "t"),
+    (lambda m: m.ring_cache_decode_step(np.zeros((1, 2, 2, 4)), *_one_token()[1:], np.zeros((1, 1, 3, 4)),
+                                        np.zeros((1, 1, 3, 4)), 0), "q"),
     (lambda m: m.sliding_window_mask(3, 4, 0), "window"),
     (lambda m: m.sliding_window_mask(3, 4, 2, offset=-1), "offset"),
     (lambda m: m.kv_cache_bytes(32, 0, 128, 10), "num_kv_heads"),

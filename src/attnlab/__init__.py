@@ -49,10 +49,10 @@ from .efficient import tiled_attention_backward  # noqa: E402
 __all__ += ["tiled_attention_backward"]
 from .modern import (  # noqa: E402
     grouped_query_attention, halves_to_interleaved, halves_to_interleaved_weights, interleaved_to_halves,
-    kv_cache_bytes, kv_heads_for_budget, repeat_kv, rope, rope_frequencies, sliding_window_mask,
+    kv_cache_bytes, kv_heads_for_budget, repeat_kv, ring_cache_decode_step, rope, rope_frequencies, sliding_window_mask,
 )
 __all__ += ["grouped_query_attention", "halves_to_interleaved", "halves_to_interleaved_weights",
-            "interleaved_to_halves", "kv_cache_bytes", "kv_heads_for_budget", "repeat_kv",
+            "interleaved_to_halves", "kv_cache_bytes", "kv_heads_for_budget", "repeat_kv", "ring_cache_decode_step",
             "rope", "rope_frequencies", "sliding_window_mask"]
 from .learned import (
     gd_step_prediction, icl_prompt, linear_self_attention, prefix_matching_score, previous_token_score, soft_align,

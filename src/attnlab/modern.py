@@ -18,6 +18,8 @@ Conventions fixed by the course contract:
 * **Sliding window**: query row ``i`` sits at absolute position ``i + offset`` (``offset``
   defaults to 0, top-left aligned as ``causal_mask``; ``Lk - Lq`` for the newest rows of a cache)
   and may see key ``j`` when ``0 <= (i + offset) - j < window``.
+* **Decoding**: ``ring_cache_decode_step`` keeps a window's keys and values in a ring of ``W``
+  slots, the token at position ``p`` in slot ``p % W``, its key rotated at ``p``.
 * **Memory**: ``kv_cache_bytes`` counts the cached keys and values of every layer and key/value head.
 """
 from __future__ import annotations
@@ -179,6 +181,55 @@ def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> np.nd
     offset = require_int(offset, "offset")
     rel = (np.arange(Lq)[:, None] + offset) - np.arange(Lk)[None, :]  # (Lq, Lk) query minus key position
     return (rel >= 0) & (rel < window)
+
+
+def ring_cache_decode_step(q: np.ndarray, k: np.ndarray, v: np.ndarray, cache_k: np.ndarray,
+                           cache_v: np.ndarray, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One decoding step of grouped-query attention with RoPE and a sliding window of ``W`` tokens,
+    its keys and values kept in a ring buffer of ``W`` slots.
+
+    Args:
+        q: ``(B, Hq, 1, Dh)``, k: ``(B, Hkv, 1, Dh)``, v: ``(B, Hkv, 1, Dv)``: the projections of
+            the token at position ``t``, not yet rotated.
+        cache_k: ``(B, Hkv, W, Dh)``, cache_v: ``(B, Hkv, W, Dv)``: the ring. Slot ``p % W`` holds
+            the token at position ``p`` (its key rotated by RoPE at position ``p``, its value) for
+            the ``min(t, W)`` positions before ``t``; any other slot holds leftovers.
+        t: the position of the new token (0 for the first).
+
+    Returns:
+        ``(out (B, Hq, 1, Dv), cache_k, cache_v)``: the new token's key (rotated at ``t``) and
+        value written into slot ``t % W`` (new arrays; the arguments are left as they were), and
+        its attention output over the positions ``max(0, t - W + 1)..t``: the row ``t`` of
+        ``grouped_query_attention`` over the whole sequence with ``sliding_window_mask(L, L, W)``.
+        The slots' order does not matter to attention, so they are not reordered.
+    """
+    q, k, v, cache_k, cache_v = (np.asarray(a, dtype=float) for a in (q, k, v, cache_k, cache_v))
+    require_ndim(q, "q", ("B", "Hq", "1", "Dh"), batch=False)
+    require_ndim(k, "k", ("B", "Hkv", "1", "Dh"), batch=False)
+    require_ndim(v, "v", ("B", "Hkv", "1", "Dv"), batch=False)
+    require_ndim(cache_k, "cache_k", ("B", "Hkv", "W", "Dh"), batch=False)
+    require_ndim(cache_v, "cache_v", ("B", "Hkv", "W", "Dv"), batch=False)
+    t = require_int(t, "t")
+    if q.shape[2] != 1 or k.shape[2] != 1 or v.shape[2] != 1:
+        raise ValueError(f"q, k, v: expected one token each (length 1 on axis 2), got {fmt(q.shape)}, "
+                         f"{fmt(k.shape)}, {fmt(v.shape)}")
+    if cache_k.shape[:2] != k.shape[:2] or cache_k.shape[3] != k.shape[3]:
+        raise ValueError(f"cache_k: expected (B, Hkv, W, Dh) = ({k.shape[0]}, {k.shape[1]}, W, {k.shape[3]}), "
+                         f"got {fmt(cache_k.shape)}")
+    if cache_v.shape[:3] != cache_k.shape[:3] or cache_v.shape[3] != v.shape[3]:
+        raise ValueError(f"cache_v: expected (B, Hkv, W, Dv) = {fmt(cache_k.shape[:3] + (v.shape[3],))}, "
+                         f"got {fmt(cache_v.shape)}")
+    W = cache_k.shape[2]
+    if W < 1:
+        raise ValueError(f"cache_k: expected a ring of at least one slot, got {fmt(cache_k.shape)}")
+    position = np.array([t])
+    q = rope(q, position)  # (B, Hq, 1, Dh): rotated at the token's position, never its slot
+    cache_k, cache_v = cache_k.copy(), cache_v.copy()
+    cache_k[:, :, t % W] = rope(k, position)[:, :, 0]  # (B, Hkv, Dh): the oldest token leaves its slot
+    cache_v[:, :, t % W] = v[:, :, 0]
+    filled = np.arange(W) <= t  # (W,): before the ring is full, slots above t hold leftovers
+    out, _ = grouped_query_attention(q, cache_k, cache_v, filled[None, None, None, :])
+    return out, cache_k, cache_v  # (B, Hq, 1, Dv), (B, Hkv, W, Dh), (B, Hkv, W, Dv)
 
 
 def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int, batch: int = 1,

@@ -8,7 +8,7 @@ PREDICTION = Prediction(
     "prediction_float32_shifted_scores", "choice", "between 0.001% and 1%",
     "float32 holds the positions 100,000 to 100,005 exactly (every integer up to 2²⁴), but the angle "
     "p·θ is rounded to float32 relative to its own size: pair 0's angle of about 100,000 radians is "
-    "kept to within about 0.004 radian (half the float32 spacing at 100,000, 2⁻⁷). That error is "
+    "kept to within about 0.004 radian (half the float32 spacing at 100,000, which is 2⁻⁷). That error is "
     "absolute, it grows in proportion to the position, and it turns the query and the key of the same "
     "pair by slightly different extra angles, so the scores move by about 0.05% of their size on the "
     "notebook's vectors: hundreds of times float32's rounding of a score, and far below 1%. At "

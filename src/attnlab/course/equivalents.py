@@ -647,7 +647,7 @@ COURSE = (
             "decode_with_cache")),
     ("10", ("image_to_tokens", "tokens_to_image", "positional_encoding_2d", "spatial_self_attention",
             "ChannelAttention", "patchify")),
-    ("11", ("rope", "halves_to_interleaved_weights", "repeat_kv", "grouped_query_attention", "sliding_window_mask",
+    ("11", ("rope", "halves_to_interleaved_weights", "grouped_query_attention", "sliding_window_mask", "ring_cache_decode_step",
             "kv_cache_bytes")),
     ("12", ("icl_prompt", "linear_self_attention", "gd_step_prediction", "previous_token_score",
             "prefix_matching_score", "soft_align")),

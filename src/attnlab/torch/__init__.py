@@ -55,10 +55,10 @@ from .efficient import tiled_attention_backward  # noqa: E402
 __all__ += ["tiled_attention_backward"]
 from .modern import (  # noqa: E402
     GQABlock, TinyDecoder, grouped_query_attention, halves_to_interleaved, interleaved_to_halves, kv_cache_bytes,
-    repeat_kv, rope, rope_frequencies, sliding_window_mask,
+    repeat_kv, ring_cache_decode_step, rope, rope_frequencies, sliding_window_mask,
 )
 __all__ += ["GQABlock", "TinyDecoder", "grouped_query_attention", "halves_to_interleaved",
-            "interleaved_to_halves", "kv_cache_bytes", "repeat_kv", "rope", "rope_frequencies",
+            "interleaved_to_halves", "kv_cache_bytes", "repeat_kv", "ring_cache_decode_step", "rope", "rope_frequencies",
             "sliding_window_mask"]
 from .learned import (
     AttentionOnlyTransformer, DecomposableAttention, LinearSelfAttention, icl_prompt, linear_self_attention,

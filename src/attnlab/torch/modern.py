@@ -120,6 +120,40 @@ def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> torch
     return torch.from_numpy(_np_modern.sliding_window_mask(Lq, Lk, window, offset))
 
 
+def ring_cache_decode_step(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cache_k: torch.Tensor,
+                           cache_v: torch.Tensor, t: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One decoding step with RoPE, grouped-query attention and a ring of ``W`` slots (as the numpy
+    ``ring_cache_decode_step``): the new token's rotated key and value go to slot ``t % W`` of new
+    tensors, and it attends over the slots that hold positions ``max(0, t - W + 1)..t``.
+    Returns ``(out (B, Hq, 1, Dv), cache_k, cache_v)``."""
+    q, k, v, cache_k, cache_v = (_float(a) for a in (q, k, v, cache_k, cache_v))
+    for x, name, spec in ((q, "q", ("B", "Hq", "1", "Dh")), (k, "k", ("B", "Hkv", "1", "Dh")),
+                          (v, "v", ("B", "Hkv", "1", "Dv")), (cache_k, "cache_k", ("B", "Hkv", "W", "Dh")),
+                          (cache_v, "cache_v", ("B", "Hkv", "W", "Dv"))):
+        require_ndim(x, name, spec, batch=False)
+    t = require_int(t, "t")
+    if q.shape[2] != 1 or k.shape[2] != 1 or v.shape[2] != 1:
+        raise ValueError(f"q, k, v: expected one token each (length 1 on axis 2), got {fmt(q.shape)}, "
+                         f"{fmt(k.shape)}, {fmt(v.shape)}")
+    if cache_k.shape[:2] != k.shape[:2] or cache_k.shape[3] != k.shape[3]:
+        raise ValueError(f"cache_k: expected (B, Hkv, W, Dh) = ({k.shape[0]}, {k.shape[1]}, W, {k.shape[3]}), "
+                         f"got {fmt(cache_k.shape)}")
+    if cache_v.shape[:3] != cache_k.shape[:3] or cache_v.shape[3] != v.shape[3]:
+        raise ValueError(f"cache_v: expected (B, Hkv, W, Dv) = {fmt(tuple(cache_k.shape[:3]) + (v.shape[3],))}, "
+                         f"got {fmt(cache_v.shape)}")
+    W = cache_k.shape[2]
+    if W < 1:
+        raise ValueError(f"cache_k: expected a ring of at least one slot, got {fmt(cache_k.shape)}")
+    position = torch.tensor([t])
+    q = rope(q, position)  # (B, Hq, 1, Dh): rotated at the token's position, never its slot
+    cache_k, cache_v = cache_k.clone(), cache_v.clone()
+    cache_k[:, :, t % W] = rope(k, position)[:, :, 0]  # (B, Hkv, Dh): the oldest token leaves its slot
+    cache_v[:, :, t % W] = v[:, :, 0]
+    filled = torch.arange(W) <= t  # (W,): before the ring is full, slots above t hold leftovers
+    out, _ = grouped_query_attention(q, cache_k, cache_v, filled[None, None, None, :])
+    return out, cache_k, cache_v  # (B, Hq, 1, Dv), (B, Hkv, W, Dh), (B, Hkv, W, Dv)
+
+
 def kv_cache_bytes(num_layers: int, num_kv_heads: int, head_dim: int, seq_len: int, batch: int = 1,
                    bytes_per_value: int = 2, window: int | None = None) -> int:
     """Bytes a decoder's key-value cache holds after ``seq_len`` tokens (see ``attnlab.kv_cache_bytes``)."""
