@@ -95,6 +95,37 @@ def test_scores_equations():
     assert tl.previous_token_score(torch.tensor(W)) == pytest.approx(attnlab.previous_token_score(W))
 
 
+def test_induction_score_compares_tokens():
+    """The keys after every earlier occurrence of the query's token, summed per query, averaged over
+    the queries that have one; a loop over queries and keys gives the same; the layout's score and
+    the tokens' agree for an ideal head of a sequence that repeats from its first token."""
+    rng = np.random.default_rng(8)
+    W = rng.random(size=(3, 2, 9, 9))
+    W /= W.sum(-1, keepdims=True)
+    tokens = rng.integers(0, 3, size=(3, 1, 9))
+    sums = []
+    for b in range(3):
+        for h in range(2):
+            for t in range(9):
+                keys = [j for j in range(1, t + 1) if tokens[b, 0, j - 1] == tokens[b, 0, t]]
+                if keys:
+                    sums.append(sum(W[b, h, t, j] for j in keys))
+    assert attnlab.induction_score(W, tokens) == pytest.approx(np.mean(sums), rel=1e-12)
+    assert tl.induction_score(torch.tensor(W), torch.tensor(tokens)) == pytest.approx(np.mean(sums), rel=1e-12)
+    seq = np.array([4, 7, 1, 4, 7, 1, 4, 7])  # period 3 from position 0, no chance repeat
+    ideal = np.zeros((8, 8))
+    ideal[np.arange(3), np.arange(3)] = 1.0
+    ideal[np.arange(3, 8), np.arange(3, 8) - 2] = 1.0  # t reads t - P + 1
+    assert attnlab.induction_score(ideal, seq) == pytest.approx(1.0)
+    assert attnlab.prefix_matching_score(ideal, 3) == pytest.approx(1.0)
+    # the earlier occurrence itself (a duplicate-token head) scores 0
+    assert attnlab.induction_score(np.roll(ideal, -1, axis=-1) * (np.arange(8) >= 3)[:, None], seq) == 0.0
+    with pytest.raises(ValueError, match="^tokens"):
+        attnlab.induction_score(ideal, np.arange(8))
+    with pytest.raises(ValueError, match="^tokens"):
+        attnlab.induction_score(W, tokens[:, 0, :, None])
+
+
 def test_soft_align_equation():
     rng = np.random.default_rng(6)
     A, B = rng.normal(size=(2, 4, 3)), rng.normal(size=(2, 5, 3))

@@ -567,10 +567,9 @@ def test_a_mask_applied_after_the_softmax_is_named():
 def test_code_without_a_batch_axis_is_named_where_the_answer_pools_the_batch():
     """A score averaged over the batch (one number): the code that is right on each item alone
     but indexes the first two axes is told it assumes no batch axis (issue 39)."""
-    from attnlab.cards import card
     from attnlab.checks._core import call
 
-    reference = card("previous_token_score").contract.reference
+    reference = attnlab.previous_token_score  # (notebook 12's exercise until issue 41; the library keeps it)
     weights = attnlab.softmax(_rng(7).normal(size=(3, 6, 6)), axis=-1)
 
     def unbatched(w):

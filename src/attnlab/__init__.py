@@ -55,9 +55,10 @@ __all__ += ["grouped_query_attention", "halves_to_interleaved", "halves_to_inter
             "interleaved_to_halves", "kv_cache_bytes", "kv_heads_for_budget", "repeat_kv", "ring_cache_decode_step",
             "rope", "rope_frequencies", "sliding_window_mask"]
 from .learned import (
-    gd_step_prediction, icl_prompt, linear_self_attention, prefix_matching_score, previous_token_score, soft_align,
+    gd_step_prediction, icl_prompt, induction_score, linear_self_attention, prefix_matching_score, previous_token_score,
+    soft_align,
 )
-__all__ += ["gd_step_prediction", "icl_prompt", "linear_self_attention", "prefix_matching_score",
+__all__ += ["gd_step_prediction", "icl_prompt", "induction_score", "linear_self_attention", "prefix_matching_score",
             "previous_token_score", "soft_align"]
 from .variants import (  # noqa: E402
     alibi_score_mod, alibi_slopes, and_masks, attention_with_mods, causal_mask_mod, document_mask_mod, mask_from_mod,

@@ -174,6 +174,56 @@ def prefix_matching_score(weights: np.ndarray, period: int) -> float:
     return float(weights[..., t, t - period + 1].mean())
 
 
+def induction_targets(tokens: np.ndarray) -> np.ndarray:
+    """Where an induction head attends, found by comparing tokens: ``(..., L, L)`` bool, ``True``
+    at ``[t, j]`` when ``1 <= j <= t`` and ``tokens[j - 1] == tokens[t]`` (key ``j`` follows an
+    earlier occurrence of the query's token)."""
+    tokens = np.asarray(tokens)
+    require_ndim(tokens, "tokens", ("L",))
+    if tokens.size and not np.issubdtype(tokens.dtype, np.integer):
+        raise ValueError(f"tokens: expected integer token ids, got dtype {tokens.dtype}")
+    L = tokens.shape[-1]
+    before = np.concatenate([np.full(tokens.shape[:-1] + (1,), -1), tokens[..., :-1]], axis=-1)  # (..., L): token j-1
+    same = tokens[..., :, None] == before[..., None, :]  # (..., L, L): token t == token j-1
+    j, t = np.arange(L)[None, :], np.arange(L)[:, None]
+    return same & (j >= 1) & (j <= t)
+
+
+def induction_score(weights: np.ndarray, tokens: np.ndarray) -> float:
+    """How much a head attends to the keys that follow earlier occurrences of the query's token,
+    found by comparing tokens (no period, no layout).
+
+    Args:
+        weights: ``(..., L, L)`` one head's attention weights, ``L >= 2``.
+        tokens: ``(..., L)`` integer token ids, broadcastable to ``weights.shape[:-1]`` (``(L,)``
+            for one sequence under every matrix; ``(B, 1, L)`` for weights ``(B, H, L, L)``).
+
+    Returns:
+        For every query ``t`` with at least one key ``j`` such that ``1 <= j <= t`` and
+        ``tokens[j - 1] == tokens[t]``, the summed weight on those keys; averaged over those
+        queries, every counted query of every matrix weighing the same (a float).
+
+    Raises:
+        ValueError: no query has such a key (no token occurs twice), or shapes that do not fit.
+    """
+    weights = _weights(weights)
+    L = weights.shape[-1]
+    tokens = np.asarray(tokens)
+    require_ndim(tokens, "tokens", ("L",))
+    if tokens.shape[-1] != L:
+        raise ValueError(f"tokens: expected length L={L} (the weights' last axis), got {fmt(tokens.shape)}")
+    try:
+        tokens = np.broadcast_to(tokens, weights.shape[:-1])  # (..., L)
+    except ValueError:
+        raise ValueError(f"tokens: expected a shape that broadcasts to the weights' {fmt(weights.shape[:-1])}, "
+                         f"got {fmt(tokens.shape)}") from None
+    targets = induction_targets(tokens)  # (..., L, L)
+    counted = targets.any(axis=-1)  # (..., L): queries with an earlier occurrence of their token
+    if not counted.any():
+        raise ValueError("tokens: no token occurs twice, so no query has a key after an earlier occurrence")
+    return float((weights * targets).sum(axis=-1)[counted].mean())
+
+
 def target_key_weight(weights: np.ndarray, period: int, start: int = 0) -> float:
     """How much a head attends, from the copyable positions, to keys that hold the target token.
 

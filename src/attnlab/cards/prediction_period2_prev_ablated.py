@@ -10,8 +10,9 @@ PREDICTION = Prediction(
     "key), so layer 2 can no longer find the one position to copy from. But it still copies from "
     "the context, and at period 2 the whole sequence is two tokens, a b a b ...: one of the two is "
     "the answer. A head that attends without knowing where still puts about a third of its weight on "
-    "keys holding the target (against more than 0.7 intact), and the model gives the right token "
-    "about 0.2 of its probability, not the 1/32 of chance: the loss lands between 1 and 3, well "
+    "keys holding the target (against more than 0.7 intact), and the model gives the right token a "
+    "probability of about e^-2, near 0.14 on average, not the 1/32 of chance: the loss lands between "
+    "1 and 3, well "
     "below the 2.8 to 3.2 of the layouts whose repeat holds 8 to 12 different tokens.",
     options=("below 1", "between 1 and 3", "above 3"),
     wrong=(
@@ -20,11 +21,12 @@ PREDICTION = Prediction(
                         "a copy from the wrong place there is almost always the wrong token. At period 2 "
                         "the context holds only two tokens, one of them the target, so a copy that no "
                         "longer knows where to look lands on it a third of the time."),
-        WrongPrediction("below 1", "at period 2 the token to copy is the previous one: no previous-token head needed",
-                        "The target is indeed the token at t − 1, but layer 2 was trained to find its key "
+        WrongPrediction("below 1", "copying survives without layer 1 (at period 2 the target is simply the token "
+                                    "at t − 1)",
+                        "That is where the target sits, but layer 2 was trained to find its key "
                         "by what layer 1 wrote there, not by position: without it, its weight on the keys "
-                        "holding the target falls from more than 0.7 to about a third, and the loss "
-                        "rises well above 1."),
+                        "holding the target falls from more than 0.7 to about a third, whatever else still "
+                        "steers it, and the loss rises well above 1."),
     ),
 )
 

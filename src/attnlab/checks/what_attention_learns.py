@@ -1,7 +1,7 @@
 """Checks of notebook 12, what_attention_learns: what its cards (:mod:`attnlab.cards`) share.
 
 Exercises: ``icl_prompt``, ``linear_self_attention``, ``gd_step_prediction``,
-``previous_token_score``, ``prefix_matching_score``, ``soft_align``, and two predict-then-run
+``prefix_matching_score``, ``induction_score``, ``soft_align``, and six predict-then-run
 questions. Each card holds its cases, checks and mistakes; this module holds what the two
 attention-pattern cards share: the random attention weights of their cases.
 

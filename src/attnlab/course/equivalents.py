@@ -649,8 +649,8 @@ COURSE = (
             "ChannelAttention", "patchify")),
     ("11", ("rope", "halves_to_interleaved_weights", "grouped_query_attention", "sliding_window_mask", "ring_cache_decode_step",
             "kv_cache_bytes")),
-    ("12", ("icl_prompt", "linear_self_attention", "gd_step_prediction", "previous_token_score",
-            "prefix_matching_score", "soft_align")),
+    ("12", ("icl_prompt", "linear_self_attention", "gd_step_prediction", "prefix_matching_score",
+            "induction_score", "soft_align")),
     ("13", ("attention_with_mods", "alibi_slopes", "alibi_score_mod", "softcap_score_mod", "document_mask_mod",
             "prefix_lm_mask_mod", "sink_window_keys", "mla_attention", "topk_attention")),
 )

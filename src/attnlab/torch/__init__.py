@@ -62,10 +62,10 @@ __all__ += ["GQABlock", "TinyDecoder", "grouped_query_attention", "halves_to_int
             "sliding_window_mask"]
 from .learned import (
     AttentionOnlyTransformer, DecomposableAttention, LinearSelfAttention, icl_prompt, linear_self_attention,
-    prefix_matching_score, previous_token_score, soft_align,
+    induction_score, prefix_matching_score, previous_token_score, soft_align,
 )
 __all__ += ["AttentionOnlyTransformer", "DecomposableAttention", "LinearSelfAttention", "icl_prompt",
-            "linear_self_attention", "prefix_matching_score", "previous_token_score", "soft_align"]
+            "induction_score", "linear_self_attention", "prefix_matching_score", "previous_token_score", "soft_align"]
 from .variants import (  # noqa: E402
     alibi_score_mod, alibi_slopes, and_masks, attention_with_mods, causal_mask_mod, document_mask_mod, mask_from_mod,
     mla_absorbed, mla_cache_bytes, mla_naive, or_masks, prefix_lm_mask_mod, relative_bias_score_mod,

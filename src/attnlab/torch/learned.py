@@ -142,6 +142,14 @@ def previous_token_score(weights: torch.Tensor) -> float:
     return _np.previous_token_score(torch.as_tensor(weights).detach().cpu().double().numpy())
 
 
+def induction_score(weights: torch.Tensor, tokens: torch.Tensor) -> float:
+    """The mean summed weight on the keys that follow earlier occurrences of the query's token,
+    over the queries that have one: the twin of ``attnlab.induction_score``."""
+    from .. import learned as _np
+    return _np.induction_score(torch.as_tensor(weights).detach().cpu().double().numpy(),
+                               torch.as_tensor(tokens).detach().cpu().numpy())
+
+
 def prefix_matching_score(weights: torch.Tensor, period: int) -> float:
     """The mean weight on the token after the previous occurrence of the current one: the twin
     of ``attnlab.prefix_matching_score``."""

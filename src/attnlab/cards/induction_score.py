@@ -1,0 +1,137 @@
+"""induction_score (notebook 12): how much a head attends to the keys that follow earlier
+occurrences of the query's token, found by comparing tokens: the summed weight on those keys,
+averaged over the queries that have one."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import learned as _ref
+from ..checks._core import Case, Mistake, case_rng
+from ..checks.what_attention_learns import softmax_rows
+from ._card import Card, Contract
+
+_FAILS = ("test_induction_score",)
+
+_RIGHT = '''
+def induction_score(weights, tokens):
+    L = weights.shape[-1]
+    tokens = np.broadcast_to(tokens, weights.shape[:-1])
+    targets = np.zeros(weights.shape, dtype=bool)
+    targets[..., 1:] = tokens[..., :, None] == tokens[..., None, :-1]
+    targets &= np.tril(np.ones((L, L), dtype=bool))
+    counted = targets.any(axis=-1)
+    if not counted.any():
+        raise ValueError("tokens: no token occurs twice")
+    return float((weights * targets).sum(axis=-1)[counted].mean())
+'''
+
+
+def _code(*swaps: tuple[str, str]) -> str:
+    """The right score with lines swapped for a learner's slip."""
+    code = _RIGHT
+    for old, new in swaps:
+        assert old in code, old
+        code = code.replace(old, new)
+    return code
+
+
+CARD = Card(
+    "induction_score", "12_what_attention_learns",
+    summary="the summed weight a query puts on the keys j <= t whose previous token equals its own, "
+            "averaged over the queries that have such a key",
+    contract=Contract(
+        args=("weights", "tokens"), reference=_ref.induction_score,
+        shapes="weights (..., L, L) one head's weights; tokens (..., L) integer ids, broadcastable to the "
+               "weights' leading axes and rows (L,) or (B, 1, L) for weights (B, H, L, L)",
+        returns="a float: for each query t that has keys j with 1 <= j <= t and tokens[j - 1] == tokens[t], "
+                "the summed weight on them; the mean over those queries, each counted query of each matrix "
+                "weighing the same",
+        raises="ValueError when no query has such a key (no token occurs twice)"),
+    mistakes=[
+        Mistake(
+            "the earlier occurrence itself, not the key after it (a duplicate-token head's score)",
+            principle="An induction head does not look at the earlier copy of its token: it looks one step to "
+                      "its right, at the token that came next, which it will predict.",
+            fix="compare the query's token with the token *before* each key: `tokens[..., None, :-1]` against "
+                "keys `1..L-1`.",
+            fails=_FAILS, code=_code(("    targets[..., 1:] = tokens[..., :, None] == tokens[..., None, :-1]\n"
+                                      "    targets &= np.tril(np.ones((L, L), dtype=bool))\n",
+                                      "    targets[...] = tokens[..., :, None] == tokens[..., None, :]\n"
+                                      "    targets &= np.tril(np.ones((L, L), dtype=bool), k=-1)\n"))),
+        Mistake(
+            "the queries with no earlier occurrence of their token counted, as zeros",
+            principle="A query whose token has not occurred before has nothing to copy: the score averages "
+                      "only over the queries that have a target, so that an ideal induction head scores 1.",
+            fix="average over the rows where `targets.any(-1)`, not over every row.",
+            fails=_FAILS, code=_code(("    return float((weights * targets).sum(axis=-1)[counted].mean())",
+                                      "    return float((weights * targets).sum(axis=-1).mean())"))),
+        Mistake(
+            "only the latest earlier occurrence's next token counted",
+            principle="Every earlier occurrence of the token is a match the head may copy from: the score "
+                      "sums the weight on the key after each of them.",
+            fix="keep every key j <= t whose previous token matches, not only the largest j.",
+            fails=_FAILS, code=_code(("    counted = targets.any(axis=-1)\n",
+                                      "    last = L - 1 - np.argmax(targets[..., ::-1], axis=-1)\n"
+                                      "    targets = targets & (np.arange(L) == last[..., None])\n"
+                                      "    counted = targets.any(axis=-1)\n"))),
+        Mistake(
+            "keys after the query counted (j > t)",
+            principle="A key after the query is not an earlier occurrence's successor: the query's token "
+                      "must have occurred before it, so its targets are keys j <= t. A causal head gives them "
+                      "no weight; a bidirectional one does.",
+            fix="keep `1 <= j <= t`: `np.tril` of the target matrix.",
+            fails=_FAILS, code=_code(("    targets &= np.tril(np.ones((L, L), dtype=bool))\n", ""))),
+        Mistake(
+            "a mean over the target keys instead of their sum",
+            principle="A head that puts all its weight on the successors of its token's earlier occurrences "
+                      "scores 1 however many there are: the weights on them add up.",
+            fix="`(weights * targets).sum(-1)` per query, not a mean over the targets.",
+            fails=_FAILS, code=_code(("    return float((weights * targets).sum(axis=-1)[counted].mean())",
+                                      "    per_query = (weights * targets).sum(axis=-1)[counted] / targets.sum(axis=-1)[counted]\n"
+                                      "    return float(per_query.mean())"))),
+        Mistake(
+            "each matrix's mean taken first, then the mean of those (matrices with few counted queries "
+            "weigh as much as the others)",
+            principle="Every counted query of every matrix weighs the same: pool them before the mean.",
+            fix="index the per-query sums with the boolean `counted` over all axes at once, then `.mean()`.",
+            fails=_FAILS, code=_code(("    return float((weights * targets).sum(axis=-1)[counted].mean())",
+                                      "    sums = (weights * targets).sum(axis=-1).reshape(-1, L)\n"
+                                      "    flags = np.broadcast_to(counted, weights.shape[:-1]).reshape(-1, L)\n"
+                                      "    return float(np.mean([s[f].mean() for s, f in zip(sums, flags) if f.any()]))"))),
+    ],
+)
+
+
+def _causal(w: np.ndarray) -> np.ndarray:
+    L = w.shape[-1]
+    w = np.where(np.tril(np.ones((L, L), dtype=bool)), w, 0.0)
+    return w / w.sum(axis=-1, keepdims=True)
+
+
+def cases(hidden: bool) -> list[Case]:
+    rng = case_rng(1240, hidden)
+    out = []
+    # (weights shape, tokens shape, vocabulary, causal): small vocabularies repeat tokens several times
+    specs = ([((9, 9), (9,), 3, True), ((3, 11, 11), (3, 11), 4, True), ((2, 3, 8, 8), (2, 1, 8), 3, True),
+              ((7, 7), (7,), 3, False)] if hidden else
+             [((8, 8), (8,), 3, True), ((3, 10, 10), (3, 10), 4, True), ((2, 2, 9, 9), (2, 1, 9), 3, True),
+              ((6, 6), (6,), 2, False)])
+    for wshape, tshape, V, causal in specs:
+        w = softmax_rows(rng, wshape)
+        w = _causal(w) if causal else w
+        tokens = rng.integers(0, V, size=tshape)
+        if len(tshape) > 1 and tshape[0] > 1:
+            tokens[0, ..., :] = np.arange(tshape[-1]) % (tshape[-1] - 2)  # one sequence with few repeats
+        why = (f"tokens {tshape} from {V} ids" + (" under every head" if len(tshape) == 3 else "")
+               + ("" if causal else ", a bidirectional head (keys after the query weigh too)"))
+        out.append(Case((w, tokens), why=why))
+    L = 5
+    out.append(Case((_causal(softmax_rows(rng, (L, L))), np.arange(L)), why="no token occurs twice",
+                    raises=ValueError))
+    return out
+
+
+def check_induction_score(induction_score, hidden: bool = False) -> None:
+    """Check ``induction_score(weights, tokens)``."""
+    CARD.check(induction_score, cases(hidden), hidden=hidden,
+               passed="the summed weight on the keys after earlier occurrences, over the queries that have one")
