@@ -183,6 +183,30 @@ def sliding_window_mask(Lq: int, Lk: int, window: int, offset: int = 0) -> np.nd
     return (rel >= 0) & (rel < window)
 
 
+def ring_step_shapes(q, k, v, cache_k, cache_v, t) -> tuple[int, int]:
+    """The checks of ``ring_cache_decode_step``'s arguments (numpy arrays or torch tensors): a
+    ``ValueError`` that names the first argument whose shape does not fit; ``(t, W)`` otherwise."""
+    require_ndim(q, "q", ("B", "Hq", "1", "Dh"), batch=False)
+    require_ndim(k, "k", ("B", "Hkv", "1", "Dh"), batch=False)
+    require_ndim(v, "v", ("B", "Hkv", "1", "Dv"), batch=False)
+    require_ndim(cache_k, "cache_k", ("B", "Hkv", "W", "Dh"), batch=False)
+    require_ndim(cache_v, "cache_v", ("B", "Hkv", "W", "Dv"), batch=False)
+    t = require_int(t, "t")
+    if q.shape[2] != 1 or k.shape[2] != 1 or v.shape[2] != 1:
+        raise ValueError(f"q, k, v: expected one token each (length 1 on axis 2), got {fmt(q.shape)}, "
+                         f"{fmt(k.shape)}, {fmt(v.shape)}")
+    if cache_k.shape[:2] != k.shape[:2] or cache_k.shape[3] != k.shape[3]:
+        raise ValueError(f"cache_k: expected (B, Hkv, W, Dh) = ({k.shape[0]}, {k.shape[1]}, W, {k.shape[3]}), "
+                         f"got {fmt(cache_k.shape)}")
+    if cache_v.shape[:3] != cache_k.shape[:3] or cache_v.shape[3] != v.shape[3]:
+        raise ValueError(f"cache_v: expected (B, Hkv, W, Dv) = {fmt(cache_k.shape[:3] + (v.shape[3],))}, "
+                         f"got {fmt(cache_v.shape)}")
+    W = int(cache_k.shape[2])
+    if W < 1:
+        raise ValueError(f"cache_k: expected a ring of at least one slot, got {fmt(cache_k.shape)}")
+    return t, W
+
+
 def ring_cache_decode_step(q: np.ndarray, k: np.ndarray, v: np.ndarray, cache_k: np.ndarray,
                            cache_v: np.ndarray, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One decoding step of grouped-query attention with RoPE and a sliding window of ``W`` tokens,
@@ -204,24 +228,7 @@ def ring_cache_decode_step(q: np.ndarray, k: np.ndarray, v: np.ndarray, cache_k:
         The slots' order does not matter to attention, so they are not reordered.
     """
     q, k, v, cache_k, cache_v = (np.asarray(a, dtype=float) for a in (q, k, v, cache_k, cache_v))
-    require_ndim(q, "q", ("B", "Hq", "1", "Dh"), batch=False)
-    require_ndim(k, "k", ("B", "Hkv", "1", "Dh"), batch=False)
-    require_ndim(v, "v", ("B", "Hkv", "1", "Dv"), batch=False)
-    require_ndim(cache_k, "cache_k", ("B", "Hkv", "W", "Dh"), batch=False)
-    require_ndim(cache_v, "cache_v", ("B", "Hkv", "W", "Dv"), batch=False)
-    t = require_int(t, "t")
-    if q.shape[2] != 1 or k.shape[2] != 1 or v.shape[2] != 1:
-        raise ValueError(f"q, k, v: expected one token each (length 1 on axis 2), got {fmt(q.shape)}, "
-                         f"{fmt(k.shape)}, {fmt(v.shape)}")
-    if cache_k.shape[:2] != k.shape[:2] or cache_k.shape[3] != k.shape[3]:
-        raise ValueError(f"cache_k: expected (B, Hkv, W, Dh) = ({k.shape[0]}, {k.shape[1]}, W, {k.shape[3]}), "
-                         f"got {fmt(cache_k.shape)}")
-    if cache_v.shape[:3] != cache_k.shape[:3] or cache_v.shape[3] != v.shape[3]:
-        raise ValueError(f"cache_v: expected (B, Hkv, W, Dv) = {fmt(cache_k.shape[:3] + (v.shape[3],))}, "
-                         f"got {fmt(cache_v.shape)}")
-    W = cache_k.shape[2]
-    if W < 1:
-        raise ValueError(f"cache_k: expected a ring of at least one slot, got {fmt(cache_k.shape)}")
+    t, W = ring_step_shapes(q, k, v, cache_k, cache_v, t)
     position = np.array([t])
     q = rope(q, position)  # (B, Hq, 1, Dh): rotated at the token's position, never its slot
     cache_k, cache_v = cache_k.copy(), cache_v.copy()

@@ -92,6 +92,16 @@ class Contract:
     reference_module: Callable[[], Any] | None = None
 
 
+def swapped(code: str, *swaps: tuple[str, str]) -> str:
+    """``code`` (a card's right cell) with each ``old`` text replaced by ``new``: a learner's slip
+    written as the lines it changes. An ``old`` that is not in the code is the card's own error."""
+    for old, new in swaps:
+        if old not in code:
+            raise ValueError(f"swapped: {old!r} is not in the code")
+        code = code.replace(old, new)
+    return code
+
+
 @dataclass(frozen=True)
 class Example:
     """Another learner-style form of a mistake, or a mistake a general rule names (the type

@@ -8,7 +8,7 @@ import numpy as np
 from .. import learned as _ref
 from ..checks._core import Case, Mistake, case_rng
 from ..checks.what_attention_learns import softmax_rows
-from ._card import Card, Contract
+from ._card import Card, Contract, swapped
 
 _FAILS = ("test_induction_score",)
 
@@ -27,12 +27,7 @@ def induction_score(weights, tokens):
 
 
 def _code(*swaps: tuple[str, str]) -> str:
-    """The right score with lines swapped for a learner's slip."""
-    code = _RIGHT
-    for old, new in swaps:
-        assert old in code, old
-        code = code.replace(old, new)
-    return code
+    return swapped(_RIGHT, *swaps)
 
 
 CARD = Card(

@@ -17,7 +17,7 @@ import numpy as np
 from .. import modern as _ref
 from ..checks._contract import numpy_exercise
 from ..checks._core import Case, CheckRaised, Mistake, case_rng
-from ._card import Card, Contract
+from ._card import Card, Contract, swapped
 
 _FAILS = ("test_ring_cache_decode_step",)
 
@@ -110,12 +110,7 @@ def ring_cache_decode_step(q, k, v, cache_k, cache_v, t):
 
 
 def _code(*swaps: tuple[str, str]) -> str:
-    """The right step with lines swapped for a learner's slip."""
-    code = _RIGHT
-    for old, new in swaps:
-        assert old in code, old
-        code = code.replace(old, new)
-    return code
+    return swapped(_RIGHT, *swaps)
 
 
 CARD = Card(

@@ -127,23 +127,7 @@ def ring_cache_decode_step(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, ca
     tensors, and it attends over the slots that hold positions ``max(0, t - W + 1)..t``.
     Returns ``(out (B, Hq, 1, Dv), cache_k, cache_v)``."""
     q, k, v, cache_k, cache_v = (_float(a) for a in (q, k, v, cache_k, cache_v))
-    for x, name, spec in ((q, "q", ("B", "Hq", "1", "Dh")), (k, "k", ("B", "Hkv", "1", "Dh")),
-                          (v, "v", ("B", "Hkv", "1", "Dv")), (cache_k, "cache_k", ("B", "Hkv", "W", "Dh")),
-                          (cache_v, "cache_v", ("B", "Hkv", "W", "Dv"))):
-        require_ndim(x, name, spec, batch=False)
-    t = require_int(t, "t")
-    if q.shape[2] != 1 or k.shape[2] != 1 or v.shape[2] != 1:
-        raise ValueError(f"q, k, v: expected one token each (length 1 on axis 2), got {fmt(q.shape)}, "
-                         f"{fmt(k.shape)}, {fmt(v.shape)}")
-    if cache_k.shape[:2] != k.shape[:2] or cache_k.shape[3] != k.shape[3]:
-        raise ValueError(f"cache_k: expected (B, Hkv, W, Dh) = ({k.shape[0]}, {k.shape[1]}, W, {k.shape[3]}), "
-                         f"got {fmt(cache_k.shape)}")
-    if cache_v.shape[:3] != cache_k.shape[:3] or cache_v.shape[3] != v.shape[3]:
-        raise ValueError(f"cache_v: expected (B, Hkv, W, Dv) = {fmt(tuple(cache_k.shape[:3]) + (v.shape[3],))}, "
-                         f"got {fmt(cache_v.shape)}")
-    W = cache_k.shape[2]
-    if W < 1:
-        raise ValueError(f"cache_k: expected a ring of at least one slot, got {fmt(cache_k.shape)}")
+    t, W = _np_modern.ring_step_shapes(q, k, v, cache_k, cache_v, t)
     position = torch.tensor([t])
     q = rope(q, position)  # (B, Hq, 1, Dh): rotated at the token's position, never its slot
     cache_k, cache_v = cache_k.clone(), cache_v.clone()
