@@ -105,3 +105,22 @@ FOURTH_AT_MOST = {"accepted": 0, "misleading": 0, "raw": 0}
 @pytest.mark.notebooks
 def test_notebook_13s_round_figures_do_not_fall():
     _round_holds(FOURTH, 50, FOURTH_AT_LEAST_NAMED, FOURTH_AT_MOST)
+
+
+# A fifth round (issue 41): 36 wrong versions of the two exercises notebooks 11 and 12 took in this
+# issue, ring_cache_decode_step and induction_score, 6 per exercise in each of three styles (hasty,
+# loops, careful), written by a blind helper from the student notebooks alone. On the cards as first
+# written (f6e2444): 18 named (50%), 4 misleading, 13 unnamed, 1 accepted. After the classes they
+# stood for were catalogued (the query left unrotated, a clockwise or interleaved or mis-scaled RoPE,
+# positions from 1, the slots up to t % W, a window one short, one sequence of the batch; key t
+# left out, a wrapped roll, the first occurrence only, rows and columns swapped, the causal limit off
+# by one or applied after counting, the largest weight, tokens not broadcast to the heads, a check
+# for repeats pooled across sequences): the figures below.
+FIFTH = Path(__file__).resolve().parent / "heldout" / "learners54"
+FIFTH_AT_LEAST_NAMED = 0.85
+FIFTH_AT_MOST = {"accepted": 0, "misleading": 4, "raw": 0}
+
+
+@pytest.mark.notebooks
+def test_the_new_exercises_round_figures_do_not_fall():
+    _round_holds(FIFTH, 34, FIFTH_AT_LEAST_NAMED, FIFTH_AT_MOST)

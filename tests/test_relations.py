@@ -341,6 +341,22 @@ def test_an_off_by_one_position_is_named_and_not_claimed_elsewhere():
     assert found is None or found.kind != "shift-index"
 
 
+def test_the_first_element_copied_to_the_others_is_named_before_a_shift():
+    """A batch of two whose answer is the first element's, copied: it also looks like a shift by one
+    along the batch axis (the edge is not compared), but the message must say what happened."""
+    Q, K, V = (_rng(21 + i).normal(size=(2, 4, 3)) for i in range(3))
+    right, _ = attnlab.scaled_dot_product_attention(Q, K, V)
+    copied = np.broadcast_to(right[:1], right.shape).copy()
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], (copied, np.zeros((2, 4, 4))),
+                      arg_names=("Q", "K", "V"), outputs=("output", "weights"))
+    assert found is not None and found.kind == "first-slice" and "axis 0" in found.message, found
+    # the last element copied to the others is not the first element's answer
+    last = np.broadcast_to(right[1:], right.shape).copy()
+    found = _relation(attnlab.scaled_dot_product_attention, [Q, K, V], (last, np.zeros((2, 4, 4))),
+                      arg_names=("Q", "K", "V"), outputs=("output", "weights"))
+    assert found is None or found.kind != "first-slice"
+
+
 def test_one_entry_too_few_or_too_many_along_an_axis_is_named():
     x = _rng(20).normal(size=(3, 6))
     right = attnlab.softmax(x)

@@ -58,13 +58,15 @@ def _attend(q, K, V, visible, groups):
 
 
 def _step_variant(q, k, v, cache_k, cache_v, t, *, pos="t", empty="masked", write="before", ring="mod",
-                  store="rotated", rotate_v=False, groups="neighbours", keep="new"):
+                  store="rotated", rotate_v=False, groups="neighbours", keep="new", rotate_q=True,
+                  turn=1, interleaved=False, batch0=False, base=10000.0):
     """One step with its known slips as flags (the defaults are the right step)."""
     W = cache_k.shape[2]
-    p = np.array([t % W if pos == "slot" else t])
-    q = _ref.rope(q, p)
-    new_k = _ref.rope(k, p) if store == "rotated" else k
-    new_v = _ref.rope(v, p) if rotate_v else v
+    p = np.array([{"slot": t % W, "from 1": t + 1}.get(pos, t)]) * turn  # turn -1: clockwise
+    rot = partial(_ref.rope, interleaved=interleaved, base=base)
+    q = rot(q, p) if rotate_q else q
+    new_k = rot(k, p) if store == "rotated" else k
+    new_v = rot(v, p) if rotate_v else v
     old_k, old_v = cache_k, cache_v
     cache_k, cache_v = cache_k.copy(), cache_v.copy()
     if ring == "shift":  # a queue: every entry moves one slot down, the new token goes last
@@ -76,11 +78,18 @@ def _step_variant(q, k, v, cache_k, cache_v, t, *, pos="t", empty="masked", writ
         held = np.ones(W, bool)
     elif empty == "counted_before_write":
         held = np.arange(W) < t
+    elif empty == "up_to_slot":  # slots 0..t % W: right until the ring wraps
+        held = np.arange(W) <= t % W
+    elif empty == "oldest_dropped":  # a window of W - 1: the oldest slot masked once the ring is full
+        held = (np.arange(W) <= t) & ~((np.arange(W) == (t + 1) % W) & (t >= W - 1))
     if write == "after":  # the old ring is read, then the new token written
         out = _attend(q, cache_k, cache_v, np.arange(W) < t, groups)
     cache_k[:, :, slot], cache_v[:, :, slot] = new_k[:, :, 0], new_v[:, :, 0]
     if write != "after":
         out = _attend(q, cache_k, cache_v, held, groups)
+    if batch0:  # only the first sequence of the batch decoded and written
+        cache_k, cache_v = np.concatenate([cache_k[:1], old_k[1:]]), np.concatenate([cache_v[:1], old_v[1:]])
+        out = out[:1]
     if keep == "old":
         return out, old_k, old_v
     return out, cache_k, cache_v
@@ -205,6 +214,73 @@ CARD = Card(
                         "    heads = np.arange(q.shape[1]) % cache_k.shape[1]\n"
                         "    out, _ = attnlab.scaled_dot_product_attention(q, cache_k[:, heads], cache_v[:, heads], "
                         "held[None, None, None, :])\n"))),
+        Mistake(
+            "the query not rotated (only the keys turned)",
+            principle="A score sees the offset between two turns: the query's and the key's. The key alone "
+                      "turned by its position gives a score that depends on where the key is, not on how far "
+                      "it is from the query.",
+            fix="turn the query too: `q = attnlab.rope(q, np.array([t]))`.",
+            fails=_FAILS, impl=partial(_run_variant, rotate_q=False),
+            code=_code(("    q = attnlab.rope(q, where)\n", ""))),
+        Mistake(
+            "turned the other way (clockwise, by -t): not the rotation of `rope`, nor the one the ring's other "
+            "keys were stored with",
+            principle="The ring holds keys turned counter-clockwise by their positions, as `rope` turns them; a "
+                      "step that turns by -t stores keys no other step (or kernel) reads the same way, and "
+                      "its scores see the offsets reversed.",
+            fix="use `attnlab.rope(x, np.array([t]))` for both, not a hand-written rotation by -t.",
+            fails=_FAILS, impl=partial(_run_variant, turn=-1),
+            code=_code(("    where = np.array([t])\n", "    where = np.array([-t])\n"))),
+        Mistake(
+            "the interleaved pairing (2k, 2k + 1) instead of the halves (k, k + Dh/2)",
+            principle="The keys in the ring and the whole-sequence recomputation use `rope`'s default, the "
+                      "halves pairing: a step must turn the same pairs.",
+            fix="call `attnlab.rope(x, where)` without `interleaved=True`.",
+            fails=_FAILS, impl=partial(_run_variant, interleaved=True),
+            code=_code(("attnlab.rope(q, where)", "attnlab.rope(q, where, interleaved=True)"),
+                       ("attnlab.rope(k, where)", "attnlab.rope(k, where, interleaved=True)"))),
+        Mistake(
+            "RoPE's frequencies wrong: pair k turned by base^(-k/Dh) per position instead of base^(-2k/Dh)",
+            principle="Pair k of a width-Dh vector turns by base^(-2k/Dh) radians per position (pair 0 by 1, a "
+                      "pair Dh/2 would turn by 1/base), as `rope` and the keys in the ring turn it.",
+            fix="use `attnlab.rope` (or exponents `-2k/Dh` for k = 0..Dh/2 - 1).",
+            fails=_FAILS, impl=partial(_run_variant, base=100.0),
+            code=_code(("attnlab.rope(q, where)", "attnlab.rope(q, where, base=100.0)"),
+                       ("attnlab.rope(k, where)", "attnlab.rope(k, where, base=100.0)"))),
+        Mistake(
+            "positions counted from 1: the token at t turned by t + 1",
+            principle="The scores only see offsets, so the outputs survive a common shift; but the ring must "
+                      "hold each key turned by its own position p (a step of another decoder, or the prefill "
+                      "that wrote the first keys, turns by p), and it holds them turned by p + 1.",
+            fix="the first token is at position 0: turn by `t`.",
+            fails=_FAILS, impl=partial(_run_variant, pos="from 1"),
+            code=_code(("    where = np.array([t])\n", "    where = np.array([t + 1])\n"))),
+        Mistake(
+            "only the slots up to t % W attended: right until the ring wraps, then the newer tokens in the "
+            "higher slots are left out",
+            principle="Once the ring has wrapped every slot holds a token of the window, whichever slot the new "
+                      "one went to: slots after t % W hold the older tokens of the window, not leftovers.",
+            fix="attend where `np.arange(W) <= t` (every slot once t >= W - 1), not `<= t % W`.",
+            fails=_FAILS, impl=partial(_run_variant, empty="up_to_slot"),
+            code=_code(("held = np.arange(W) <= t", "held = np.arange(W) <= t % W"))),
+        Mistake(
+            "a window one token short: the oldest token of the window masked once the ring is full",
+            principle="The window of W holds the new token and the W - 1 before it: all W slots once the ring "
+                      "is full. The slot after the new one holds the token W - 1 positions back, still inside.",
+            fix="once t >= W - 1 attend to every slot.",
+            fails=_FAILS, impl=partial(_run_variant, empty="oldest_dropped"),
+            code=_code(("    held = np.arange(W) <= t\n",
+                        "    held = np.arange(W) <= t\n    if t >= W - 1:\n        held[(t + 1) % W] = False\n"))),
+        Mistake(
+            "only the first sequence of the batch decoded (index 0 of axis 0)",
+            principle="q, k, v and the rings carry a batch of B sequences on axis 0, each decoded the same "
+                      "way: keep the batch axis whole.",
+            fix="slice only the slot and token axes (`cache_k[:, :, t % W]`, `k[:, :, 0]`), never `[0]`.",
+            fails=_FAILS, impl=partial(_run_variant, batch0=True),
+            code=_code(("    return out, cache_k, cache_v\n",
+                        "    cache_k[1:], cache_v[1:] = ring_k[1:], ring_v[1:]\n    return out[:1], cache_k, cache_v\n"),
+                       ("    cache_k, cache_v = cache_k.copy(), cache_v.copy()\n",
+                        "    ring_k, ring_v = cache_k, cache_v\n    cache_k, cache_v = cache_k.copy(), cache_v.copy()\n"))),
         Mistake(
             "the rings returned without the new token (it was written into copies that are not returned)",
             principle="The next step receives the rings this step returns: return the arrays the new key and "

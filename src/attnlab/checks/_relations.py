@@ -308,8 +308,27 @@ def _output_relation(g: np.ndarray, e: np.ndarray, what: str, sizes: dict[int, l
             return Relation("order", f"{what} {'hold' if is_ == 'are' else 'holds'} exactly the right values, "
                                      "but in a different order (or shape): an index, a reshape or a concatenation "
                                      "puts them in the wrong places")
-    found = _shift_relation(g, e, what, tol) if g.shape == e.shape else _cut_relation(g, e, what, tol)
-    return found
+    if g.shape != e.shape:
+        return _cut_relation(g, e, what, tol)
+    return _first_slice_relation(g, e, what, tol) or _shift_relation(g, e, what, tol)
+
+
+def _first_slice_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
+    """One element computed and copied: along one axis ``g`` is the same at every index, and that
+    is the right answer's index 0, where the right answer is not the same at every index. (Tested
+    before the off-by-one shift, which a copy along an axis of size 2 also looks like.)"""
+    for a in range(e.ndim):
+        if e.shape[a] < 2:
+            continue
+        first_g, first_e = np.take(g, [0], axis=a), np.take(e, [0], axis=a)
+        if (_close(g, np.broadcast_to(first_g, g.shape), tol) and _close(first_g, first_e, tol)
+                and not _close(e, np.broadcast_to(first_e, e.shape), tol)):
+            is_ = "are" if _core._plural(what) else "is"
+            return Relation("first-slice", f"{what} {is_} the same at every index of axis {a}, and that is the "
+                                           f"right answer at index 0: your code computes only index 0 of axis {a} "
+                                           "(the first sequence of a batch, the first head) and copies it to the "
+                                           "others, so their own inputs are never used; keep the axis whole")
+    return None
 
 
 def _row_factor_relation(g: np.ndarray, e: np.ndarray, what: str, tol: _Tol) -> Relation | None:
@@ -915,7 +934,8 @@ def _integer_relation(got: Any, exp: Any, outputs: Sequence[str]) -> Relation | 
 
 # The relations that still mean something where the answer is whole numbers (token ids, indices):
 # where they are, not what they are worth (a constant factor between two token ids is a coincidence).
-_KINDS_FOR_IDS = {"transpose", "permute", "reshape", "order", "shift", "shift-index", "cut", "swap", "input-transpose"}
+_KINDS_FOR_IDS = {"transpose", "permute", "reshape", "order", "shift", "shift-index", "cut", "swap", "input-transpose",
+                  "first-slice"}
 
 
 def _integer_items(exp: Any, outputs: Sequence[str]) -> set[str]:
