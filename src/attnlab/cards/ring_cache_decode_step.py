@@ -41,9 +41,23 @@ def run_steps(step, Q, K, V, leftover_k, leftover_v):
                             "output and the two rings with the new token written in, which the next step "
                             f"receives; at step t={t} it returned {type(got).__name__}"
                             + (f" of {len(got)}" if isinstance(got, (tuple, list)) else ""))
-        out, cache_k, cache_v = got
-        outputs.append(np.asarray(out))
-    return np.concatenate(outputs, axis=2), np.asarray(cache_k), np.asarray(cache_v)
+        if t == 0:
+            kinds = [type(x) for x in got]  # what the step returns, judged at the end by the type rule
+        out, cache_k, cache_v = (np.asarray(x) for x in got)  # (the next step gets arrays whatever came back)
+        outputs.append(out)
+    result = (np.concatenate(outputs, axis=2), cache_k, cache_v)
+    return tuple(_as_returned(x, kind) for x, kind in zip(result, kinds))
+
+
+def _as_returned(x: np.ndarray, kind: type):
+    """``x`` in the type the learner's step returned (a list, a torch tensor), for the type rule."""
+    if kind is list or kind is tuple:
+        return x.tolist()
+    if getattr(kind, "__module__", "").startswith("torch"):
+        import torch
+
+        return torch.from_numpy(np.ascontiguousarray(x))
+    return x
 
 
 def _attend(q, K, V, visible, groups):
