@@ -110,13 +110,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "export":
         try:
-            path, n, flagged = lms.export(root, args.format, Path(args.output),
+            path, n, flagged, refused = lms.export(root, args.format, Path(args.output),
                                           Path(args.roster) if args.roster else None,
                                           all_assignments=args.all_assignments,
                                           status_column=not args.no_status_column)
         except lms.ExportError as exc:
             raise SystemExit(f"error: {exc}") from None
         print(f"wrote {path} ({args.format}, {n} learner(s))")
+        for why in refused:  # left out alone: the rest of the class is in the file
+            print(f"warning: left out {shown(why)}", file=sys.stderr)
         if flagged:  # never imported silently: a 0 for tampering reads like a 0 for a blank notebook
             where = "its last column, 'attnlab status'" if not args.no_status_column else "(no status column written)"
             print(f"note: {len(flagged)} submission(s) with a status other than graded, {where}; decide on "

@@ -38,6 +38,29 @@ from .release import apply_due_dates, assignments, nbgrader, release
 JUPYTER_FOLDERS = (".ipynb_checkpoints",)  # what Jupyter leaves beside notebooks: never a submission
 
 
+def stored_ids(names: list[str]) -> dict[str, tuple[str, str]]:
+    """Each student folder's name -> (the id its row is stored under, a note for the row). A name
+    that is printable text is its own id. Any other (bytes that are not UTF-8, a control, format
+    or bidirectional character) is stored under its escape (:func:`attnlab.course.escape.shown`:
+    ``b'\\xff'`` is ``\\udcff``), with a note that says so, never refused: the learner is graded
+    and gets a row like everyone else. An escape that another folder's name already is gets a
+    suffix of its own."""
+    taken = {n for n in names if escape.shown(n) == n}
+    out = {}
+    for name in names:
+        sid = escape.shown(name)
+        if sid == name:
+            out[name] = (name, "")
+            continue
+        base, k = sid, 2
+        while sid in taken:
+            sid, k = f"{base}~{k}", k + 1
+        taken.add(sid)
+        out[name] = (sid, f"the folder's name is not plain text (bytes that are not UTF-8, or a control or "
+                          f"bidirectional character): graded and recorded as {sid!r}")
+    return out
+
+
 def discover(root: Path, only: list[str] | None, students: list[str] | None) -> tuple[list[Submission], list[str]]:
     """The submissions to grade, and warnings about folders that are not submissions."""
     sub_root = root / "autograde" / "submitted"
@@ -49,8 +72,11 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
     # symbolic link is graded as empty, and says so. A student id may start with a dot; Jupyter's
     # own .ipynb_checkpoints folders are passed over, and any other folder that holds no
     # assignment is named in a warning, never skipped without a word.
-    for student_dir in sorted(p for p in sub_root.iterdir() if p.is_dir() and p.name not in JUPYTER_FOLDERS):
-        if students and student_dir.name not in students:
+    folders = sorted(p for p in sub_root.iterdir() if p.is_dir() and p.name not in JUPYTER_FOLDERS)
+    ids = stored_ids([p.name for p in folders])
+    for student_dir in folders:
+        sid, note = ids[student_dir.name]
+        if students and student_dir.name not in students and sid not in students:
             continue
         if student_dir.is_symlink():
             try:  # the names in it say which rows to write; nothing in it is read
@@ -61,7 +87,7 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
                 warnings.append(f"skipped {student_dir.relative_to(root)}: a symbolic link, not a folder")
             why = refused_link(student_dir, "student")
             for name in names:
-                subs.append(Submission(student_dir.name, name, student_dir / name, None, refused=why))
+                subs.append(Submission(sid, name, student_dir / name, None, refused=why, note=note))
             continue
         for folder in sorted(p for p in student_dir.iterdir() if p.is_dir() and p.name not in JUPYTER_FOLDERS):
             if folder.name not in known:
@@ -71,9 +97,9 @@ def discover(root: Path, only: list[str] | None, students: list[str] | None) -> 
                 continue
             if folder.is_symlink():
                 why = refused_link(folder, "assignment")
-                subs.append(Submission(student_dir.name, folder.name, folder, None, refused=why))
+                subs.append(Submission(sid, folder.name, folder, None, refused=why, note=note))
                 continue
-            subs.append(Submission(student_dir.name, folder.name, folder, read_timestamp(folder)))
+            subs.append(Submission(sid, folder.name, folder, read_timestamp(folder), note=note))
     return subs, warnings
 
 

@@ -19,6 +19,8 @@ one status of ``stages.handoff.STATUSES``.
 """
 from __future__ import annotations
 
+import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -35,13 +37,23 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
     start = time.perf_counter()
     result = Result(sub.student, sub.assignment, plan.notebook, "graded", 0.0, plan.max_score,
                     timestamp=sub.timestamp.isoformat() if sub.timestamp else "")
+    if sub.note:
+        result.details.append(sub.note)
     try:
         _grade_into(Trip(sub, plan, limits, scratch, denied, result))
-    except GraderFault as fault:  # a fresh sandbox could not run it either: the batch stops (grade.py)
-        result.status, result.score, result.cells = "grader error", 0.0, []
-        result.details.insert(0, f"internal error: {fault}; the sandbox's own error is in grading.log")
+    except GraderFault as fault:  # a fresh sandbox could not run it either: whose fault is it?
+        result.score, result.cells = 0.0, []
         result.faults.append(fault.log_text())
-        result.fault = str(fault)
+        reference = reference_fault(plan, limits, scratch, denied, _libraries_of(result.learner_nb, plan))
+        if reference is None:  # the course's own notebook starts there: the failure is this notebook's
+            result.status = "kernel died"
+            result.details.insert(0, f"the notebook's process ended before its first cell ran{_last_line(fault)}; "
+                                     "the course's own notebook starts in the same sandbox, so the cause is in "
+                                     "this notebook (what it imports or the files beside it)")
+        else:  # the reference fails too: the grader's fault, and the batch stops (grade.py)
+            result.status = "grader error"
+            result.details.insert(0, f"internal error: {fault}; the sandbox's own error is in grading.log")
+            result.fault = f"{fault} (the course's own notebook fails there too: {reference})"
     except MemoryError:  # the grader's own bound (grader_memory_bound): this submission only
         result.status, result.score, result.learner_nb = "grader error", 0.0, None
         result.cells = []
@@ -52,6 +64,60 @@ def grade_submission(sub: Submission, plan: AssignmentPlan, limits: Limits, scra
         result.details.append(f"internal error while grading: {type(exc).__name__}: {exc}")
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _last_line(fault: GraderFault) -> str:
+    """The last line of the process's own output (its error), for the row: `` (ModuleNotFoundError:
+    ...)``, or nothing."""
+    lines = [ln.strip() for ln in fault.output.strip().splitlines() if ln.strip()]
+    return f" ({lines[-1][:200]})" if lines else ""
+
+
+# Whether the course's own notebook starts in a fresh sandbox, per batch folder and assignment:
+# None (it does) or why not. Asked only when a submission's sandbox never reached its first cell.
+_REFERENCE: dict[tuple, str | None] = {}
+_REFERENCE_LOCK = threading.Lock()
+
+
+def _libraries_of(nb: dict | None, plan: AssignmentPlan) -> tuple[str, ...]:
+    """The course's libraries the submission's job loaded before its first cell."""
+    if nb is None:
+        return ()
+    with read_stage.AST_LOCK:
+        return tuple(read_stage._preload(plan, read_stage.job_cells(plan, nb)[0], boundary.probe()))
+
+
+def reference_fault(plan: AssignmentPlan, limits: Limits, scratch: Path, denied: list[Path],
+                    libraries: tuple[str, ...] = ()) -> str | None:
+    """Run the course's solution notebook of ``plan`` up to its first cell in a fresh sandbox of
+    the same kind (the same limits, boundary and libraries loaded first: the reference's own and
+    ``libraries``, the course libraries the failed job loaded): None when its harness
+    starts, else the fault. A submission whose sandbox fails where this one starts failed by
+    what the submission brings (its imports, its files), and that is its own row; the batch
+    stops only when this fails too. Asked once per batch and assignment."""
+    key = (str(scratch), plan.assignment, libraries)
+    with _REFERENCE_LOCK:
+        if key in _REFERENCE:
+            return _REFERENCE[key]
+        with tempfile.TemporaryDirectory(prefix="reference-", dir=scratch) as folder:
+            sub = Submission("(the course's notebook)", plan.assignment, Path(folder))
+            result = Result(sub.student, sub.assignment, plan.notebook, "graded", 0.0, plan.max_score)
+            trip = Trip(sub, plan, limits, scratch, denied, result, isolation=boundary.probe())
+            try:
+                with run_stage.fresh_worker(trip) as worker:
+                    job = run_stage.prepare(plan, plan.source, sub, worker.folder, limits, scratch, denied,
+                                            trip.isolation)
+                    job.cells[:], job.origin[:] = [], []
+                    job.spec.update(cells=[], calls=[],  # up to the first cell: the harness is all it asks
+                                    preload=list(dict.fromkeys([*job.spec["preload"], *libraries])))
+                    run_stage.run(job, limits, trip.isolation, denied)
+                why = None
+            except GraderFault as fault:
+                why = str(fault)
+            except Exception as exc:  # noqa: BLE001 - the grader's own failure is a fault too
+                why = f"{type(exc).__name__}: {exc}"
+        _REFERENCE[key] = why
+        return why
 
 
 def _grade_into(trip: Trip) -> None:

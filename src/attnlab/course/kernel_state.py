@@ -139,31 +139,95 @@ _KEYRING_CALLS = {"x86_64": (0xC000003E, (248, 249, 250,   # add_key, request_ke
                   "aarch64": (0xC00000B7, (217, 218, 219,   # (l|f)removexattr, setxattrat, removexattrat
                                            5, 6, 7, 14, 15, 16, 463, 466))}
 
+# The calls that reach another process by its pid (a signal, its priority, its CPUs, its limits):
+# refused when they name the warm worker (this process's parent), the namespace's init (pid 1),
+# a process group (0 or a negative pid: the worker is in this process's group) or, for
+# priorities, a group or a user (every process of the user, the grader's too). What a child does
+# to itself and to the processes it starts is its own. Per architecture: name -> number.
+_PID_CALLS = {
+    "x86_64": {"kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
+               "setpriority": 141, "ioprio_set": 251, "sched_setaffinity": 203, "sched_setscheduler": 144,
+               "sched_setparam": 142, "sched_setattr": 314, "prlimit64": 302, "pidfd_open": 434,
+               "pidfd_send_signal": 424},
+    "aarch64": {"kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
+                "setpriority": 140, "ioprio_set": 30, "sched_setaffinity": 122, "sched_setscheduler": 119,
+                "sched_setparam": 118, "sched_setattr": 274, "prlimit64": 261, "pidfd_open": 434,
+                "pidfd_send_signal": 424},
+}
+_SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")   # arg 0: a pid, 0 or -group
+_BY_PID = ("tkill", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr",
+           "prlimit64", "pidfd_open")                                  # arg 0: a pid (0: itself)
+_WHICH_WHO = {"setpriority": 0, "ioprio_set": 1}  # (which, who): only which == PRIO_PROCESS / IOPRIO_WHO_PROCESS
+
+
+def seccomp_program(arch: str, parent: int) -> list[tuple[int, int, int, int]] | None:
+    """The filter's BPF program for ``arch`` (None where the table has no such architecture):
+    the keyring and extended-attribute calls refused (EPERM), every call of ``_PID_CALLS``
+    refused where it names ``parent``, pid 1 or a group, ``pidfd_send_signal`` refused, the rest
+    allowed. A call of another architecture (a 32-bit ``int 0x80``) or of the x32 ABI: refused."""
+    if arch not in _KEYRING_CALLS or arch not in _PID_CALLS:
+        return None
+    audit, refused = _KEYRING_CALLS[arch]
+    nrs = _PID_CALLS[arch]
+    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06   # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+    allow, refuse = 0x7FFF0000, 0x00050000 | 1   # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    arg = lambda i: 16 + 8 * i                   # noqa: E731 - the low 32 bits of argument i (little-endian)
+    # (op, true label, false label, k): labels are names, resolved below; "" is the next instruction
+    code: list[tuple] = [(ld, "", "", 4), (jeq, "", "REFUSE", audit), (ld, "", "", 0), (jge, "REFUSE", "", 0x40000000)]
+    code += [(jeq, "REFUSE", "", nr) for nr in (*refused, nrs["pidfd_send_signal"])]
+    for name in (*_SIGNALS, *_BY_PID, *_WHICH_WHO):
+        code.append((jeq, name, "", nrs[name]))
+    code.append((ret, "", "", allow))
+    for name in _SIGNALS:
+        code += [("label", name), (ld, "", "", arg(0)), (jeq, "REFUSE", "", 0), (jge, "REFUSE", "TARGET", 0x80000000)]
+    for name in _BY_PID:
+        code += [("label", name), (ld, "", "", arg(0)), ("jmp", "TARGET")]
+    for name, process in _WHICH_WHO.items():
+        code += [("label", name), (ld, "", "", arg(0)), (jeq, "", "REFUSE", process), (ld, "", "", arg(1)),
+                 ("jmp", "TARGET")]
+    code += [("label", "TARGET"), (jeq, "REFUSE", "", parent), (jeq, "REFUSE", "", 1), (ret, "", "", allow),
+             ("label", "REFUSE"), (ret, "", "", refuse)]
+    where, n = {}, 0
+    for op in code:
+        if op[0] == "label":
+            where[op[1]] = n
+        else:
+            n += 1
+    prog, n = [], 0
+    for op in code:
+        if op[0] == "label":
+            continue
+        if op[0] == "jmp":  # BPF_JMP|JA: an unconditional jump
+            prog.append((0x05, 0, 0, where[op[1]] - n - 1))
+        else:
+            o, t, f, k = op
+            jt = where[t] - n - 1 if t else 0
+            jf = where[f] - n - 1 if f else 0
+            assert 0 <= jt < 256 and 0 <= jf < 256, (op, jt, jf)
+            prog.append((o, jt, jf, k))
+        n += 1
+    return prog
+
 
 def _refuse_keyrings() -> bool:
     """A fresh, empty session keyring for this process (``KEYCTL_JOIN_SESSION_KEYRING`` with no
     name: an anonymous one, so nothing of the session the worker started in is inherited), then a
-    seccomp filter on this process and all it starts: ``add_key``, ``request_key`` and ``keyctl``
-    fail with EPERM, and so do the calls that set or remove an extended attribute (False where this machine's architecture is not in the table or the filter
-    could not be set)."""
+    seccomp filter on this process and all it starts (:func:`seccomp_program`): ``add_key``,
+    ``request_key`` and ``keyctl`` fail with EPERM, and so do the calls that set or remove an
+    extended attribute, and every call that would signal, slow, move or limit the warm worker
+    (this process's parent) or the namespace's init (False where this machine's architecture is
+    not in the table or the filter could not be set)."""
     # (here: loaded by the harness only when it runs, never by learner code's import)
     import ctypes
     import struct
 
-    arch = _KEYRING_CALLS.get(os.uname().machine)
-    if arch is None:
+    prog = seccomp_program(os.uname().machine, os.getppid())
+    if prog is None:
         return False
-    audit, calls = arch
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall(ctypes.c_long(calls[2]), ctypes.c_long(1), None)  # keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL)
-    # (it may fail where the host's own filter already refuses keyctl: then so is the learner's)
-    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06   # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
-    allow, refuse = 0x7FFF0000, 0x00050000 | 1   # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
-    n = len(calls)
-    # a call of another architecture (a 32-bit int 0x80) or of the x32 ABI: refused, all of them
-    prog = [(ld, 0, 0, 4), (jeq, 0, n + 3, audit), (ld, 0, 0, 0), (jge, n + 1, 0, 0x40000000)]
-    prog += [(jeq, n - k, 0, nr) for k, nr in enumerate(calls)]
-    prog += [(ret, 0, 0, allow), (ret, 0, 0, refuse)]
+    libc.syscall(ctypes.c_long(_KEYRING_CALLS[os.uname().machine][1][2]), ctypes.c_long(1), None)
+    # (keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL); it may fail where the host's own filter already
+    # refuses keyctl: then so is the learner's)
     raw = b"".join(struct.pack("HBBI", *op) for op in prog)
     buf = ctypes.create_string_buffer(raw)
 
@@ -174,6 +238,18 @@ def _refuse_keyrings() -> bool:
     if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
         return False
     return libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+
+
+def scheduling_state() -> tuple:
+    """This process's scheduling state: nice value, CPUs, every resource limit. A warm worker
+    compares it after each child with what it had before the first, and is replaced when it
+    differs (nothing its children did to it may reach the next child)."""
+    limits = tuple(resource.getrlimit(getattr(resource, n)) for n in sorted(dir(resource)) if n.startswith("RLIMIT_"))
+    try:
+        cpus = tuple(sorted(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        cpus = ()
+    return os.getpriority(os.PRIO_PROCESS, 0), cpus, limits
 
 
 def _end_the_rest() -> bool:

@@ -10,9 +10,10 @@ optional roster maps nbgrader's student ids to the LMS's identities; without one
 fills the identifier columns.
 
 A learner controls their id (a folder name): no identity cell may make a row the LMS reads as
-something else. One holding a control character (a line break, a tab), or, for Canvas, naming a
-row Canvas treats specially (``Points Possible``, ``Muted``, ``Manual Posting``) is refused,
-naming the learner (map them with a roster); a cell a spreadsheet would run as a formula gets a
+something else. One holding a control character (a line break, a tab) or a format character (a
+bidirectional control), or, for Canvas, naming a row Canvas treats specially (``Points
+Possible``, ``Muted``, ``Manual Posting``) is left out alone, named with how to fix it (map them
+with a roster); the rest of the class is written. A cell a spreadsheet would run as a formula gets a
 leading ``'`` (:func:`attnlab.course.records.csv_cell`); commas and quotes are quoted by the CSV.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+from .escape import shown
 from .records import csv_cell, gradebook_rows, load_store
 from .release import assignments as course_assignments
 
@@ -155,7 +157,10 @@ def check_identity(sid: str, cells: list[str], fmt: str) -> str | None:
     """Why the identity ``cells`` of learner ``sid`` cannot be written (None: they can)."""
     for cell in cells:
         if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in cell):
-            return f"{cell!r} holds a control character (a line break, a tab): the row could split in two"
+            return f"{shown(cell)!r} holds a control character (a line break, a tab): the row could split in two"
+        if any(unicodedata.category(c) in ("Cf", "Cs", "Cn") for c in cell):
+            return (f"{shown(cell)!r} holds a format character (a bidirectional control such as U+202E) or a code "
+                    "point that is not text: the LMS would show the row's cells out of order")
         if fmt == "canvas" and CANVAS_SPECIAL.search(cell):
             return f"{cell!r} would make Canvas read the row as its {CANVAS_SPECIAL.search(cell).group(0)!r} row"
     return None
@@ -169,9 +174,11 @@ def _number(x: float | None) -> str:
 
 def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
            db_path: Path | None = None, all_assignments: bool = False,
-           status_column: bool = True) -> tuple[Path, int, list[tuple[str, str, str]]]:
-    """Write ``output`` in the LMS's import format; return it, the number of learners and
-    ``(student, assignment, status)`` of each exported submission whose status is not ``graded``.
+           status_column: bool = True) -> tuple[Path, int, list[tuple[str, str, str]], list[str]]:
+    """Write ``output`` in the LMS's import format; return it, the number of learners written,
+    ``(student, assignment, status)`` of each exported submission whose status is not ``graded``,
+    and each learner left out, with why and how to fix it. A learner whose identity cannot be
+    written safely is left out alone; the rest of the class is written.
     ``all_assignments``: a column for every assignment in ``solutions/``, graded or not;
     ``status_column``: the last column, ``attnlab status`` (see the module's docstring)."""
     if fmt not in FORMATS:
@@ -196,7 +203,7 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
     else:
         header = MOODLE_IDENTITY + names + extra
         rows = []
-    refused = []
+    refused, left_out = [], set()
     for sid in learners:
         who = roster.get(sid, {})
         if fmt == "canvas":
@@ -206,17 +213,15 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
                      who.get("email", ""), who.get("name") or sid]
         why = check_identity(sid, ident, fmt)
         if why:
-            refused.append(f"{sid!r}: {why}")
+            refused.append(f"{shown(sid)!r}: {why}; map them to their LMS identity with --roster (student_id plus "
+                           + ("name and sis_id" if fmt == "canvas" else "id_number, username and name")
+                           + "), or rename their folder in autograde/submitted/ and grade again")
+            left_out.add(sid)
             continue
         mine = scores.get(sid, {})
         note = "; ".join(f"{n}: {statuses[sid][n]}" for n in names if n in statuses.get(sid, {}))
         rows.append(ident + [_number(mine[n]) if n in mine else "" for n in names] + ([note] if extra else []))
-    if refused:
-        raise ExportError(f"{len(refused)} learner(s) cannot be written safely to a {fmt} import, nothing written: "
-                          + "; ".join(refused[:10]) + ("; ..." if len(refused) > 10 else "")
-                          + ". Map them to their LMS identity with --roster (student_id plus "
-                          + ("name and sis_id" if fmt == "canvas" else "id_number, username and name")
-                          + "), or rename their folder in autograde/submitted/ and grade again")
+    learners = [sid for sid in learners if sid not in left_out]
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_name(output.name + ".tmp")
@@ -227,4 +232,4 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
             writer.writerow([csv_cell(v) for v in row])
     tmp.replace(output)
     flagged = [(sid, n, statuses[sid][n]) for sid in learners for n in names if n in statuses.get(sid, {})]
-    return output, len(learners), flagged
+    return output, len(learners), flagged, refused

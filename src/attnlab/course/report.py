@@ -19,6 +19,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .escape import shown
 from .records import gradebook_rows, load_store
 
 TOP_MISTAKES = 15
@@ -215,7 +216,8 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
         by_assignment.setdefault(r["assignment"], []).append(r)
     from matplotlib.ticker import MaxNLocator
 
-    e = html.escape
+    def e(text) -> str:  # every sink: one line of visible text (no bidi control, no line break), then HTML
+        return html.escape(shown(text))
     parts = [f"<h1>Class report</h1><p>{len({r['student_id'] for r in rows})} learner(s), {len(rows)} "
              f"submitted notebook(s); made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC from the gradebook.</p>"]
 

@@ -1122,6 +1122,7 @@ def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
     # learner's own objects hold them.
     gc.freeze()
     sys.stdout.flush()
+    state = kernel_state.scheduling_state()  # its nice value, CPUs and limits: the same after every child
     ctl.sendall(b"ready\n")
     while True:
         try:
@@ -1158,8 +1159,8 @@ def zygote(job_dir: str, control_fd: int, preload: list[str]) -> int:
                 break
             except InterruptedError:
                 continue
-        if not _end_the_rest():
-            os._exit(1)  # the grader throws this worker away
+        if not _end_the_rest() or kernel_state.scheduling_state() != state:
+            os._exit(1)  # the grader throws this worker away: the next child gets a new one
         code = os.waitstatus_to_exitcode(status)
         ctl.sendall(json.dumps({"exit": code, "maxrss": usage.ru_maxrss}).encode() + b"\n")
 

@@ -97,6 +97,7 @@ class Submission:
     folder: Path
     timestamp: dt.datetime | None = None
     refused: str = ""    # why the folder is graded as empty (a symbolic link: collection follows none)
+    note: str = ""       # for the row's detail: the folder's name is stored escaped (grade.stored_ids)
 
 
 @dataclass

@@ -418,4 +418,5 @@ def _grader_error(result: Result, stage: str, exc: Exception) -> None:
     """A failure of the grader's own while ``stage`` for one submission: that row says so, the
     batch goes on."""
     result.status, result.score = "grader error", 0.0
+    result.cells = [CellVerdict(v.grade_id, 0.0, v.max_score, v.lines, False, v.stopped) for v in result.cells]
     result.details.insert(0, f"internal error while {stage}: {type(exc).__name__}: {str(exc)[:200]}")

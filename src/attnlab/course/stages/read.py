@@ -394,12 +394,17 @@ def static_findings(plan: AssignmentPlan, nb: dict) -> tuple[dict[str, str], lis
     return borrowed, list(dict.fromkeys(tampering))
 
 
-PRELOADABLE = ("torch", "scipy", "sklearn", "pandas")
+# The course's own heavy libraries (its requirements): the only names a learner's cells can make
+# the sandbox load before their first cell. Anything else they import (pandas, a typo, a module
+# of their own) is imported by their own cell, where a failure is their cell's error, never a
+# sandbox that did not start.
+PRELOADABLE = ("torch", "scipy", "sklearn")
 
 
 def _imports_to_preload(cells: list[tuple[str, str]], already: list[str]) -> list[str]:
-    """Heavy libraries the learner's cells import (``import torch`` in notebook 01): loaded
-    before the cell timer starts, as a warm Jupyter kernel would have them."""
+    """The course's heavy libraries (``PRELOADABLE``) the learner's cells import (``import torch``
+    in notebook 01): loaded before the cell timer starts, as a warm Jupyter kernel would have
+    them."""
     out = []
     for _, source in cells:
         tree = tamper.parse(source)
