@@ -261,6 +261,9 @@ def test_memory_is_judged_from_outside(graded, name):
         cell = cells[gid]
         if keeps:
             assert cell.passed, f"{mode} {name}: {cell.lines[0]}"
+        elif name == "split_across_processes":  # no process starts in a graded run: refused, and said
+            assert not cell.passed and cell.score == 0, (mode, name, cell.lines)
+            assert any("starting a process" in d and "refused while grading" in d for d in r.details), r.details
         else:
             assert not cell.passed and cell.score == 0, (mode, name, cell.lines)
             assert "held" in cell.lines[0] and "read by the grader" in cell.lines[0], cell.lines[0]
@@ -289,10 +292,12 @@ _time.sleep(1.0)  # the orphan has touched its pages
 
 
 @pytest.mark.parametrize("mode", ["bwrap", "bwrap-cold"])
-def test_an_orphaned_process_is_counted(mode, tmp_path):
-    """Every descendant of the learner's cells counts: the sandbox adopts orphans
-    (PR_SET_CHILD_SUBREAPER), and ends and waits for all of them before it ends, so the peak the
-    grader reads from the kernel (wait4) includes theirs."""
+def test_an_orphaned_process_is_never_started(mode, tmp_path):
+    """No process starts once learner code may run (the graded run's allow-list), so no orphan
+    can hold memory the probe does not count: the fork is refused, the row says so, and the
+    honest tiled attention beside it is judged on its own memory. (Were one started anyway,
+    the sandbox adopts orphans, PR_SET_CHILD_SUBREAPER, and ends and waits for all of them,
+    so the kernel's count, wait4, would include theirs.)"""
     from attnlab.course import boundary, grading
     from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
@@ -308,7 +313,9 @@ def test_an_orphaned_process_is_counted(mode, tmp_path):
         result = grading.grade_submission(handoff.Submission("orphan", A, folder), plan, handoff.Limits(),
                                           tmp_path, [ck.ROOT])
     cell = {c.grade_id: c for c in result.cells}["test_tiled_attention_memory"]
-    assert not cell.passed and "held" in cell.lines[0], (mode, result.status, cell.lines)
+    assert cell.passed, (mode, result.status, cell.lines)
+    assert any("starting a process (os.fork)" in d and "refused while grading" in d for d in result.details), \
+        result.details
 
 
 def test_the_main_run_does_not_measure_memory():

@@ -136,6 +136,92 @@ _START_EVENTS = _PROCESS_EVENTS - {"os.kill", "os.killpg", "signal.pthread_kill"
 _ORIGINAL_SETPROFILE, _ORIGINAL_GETPROFILE = sys.setprofile, sys.getprofile  # before any learner code
 
 
+# What a graded run allows (numpy, torch's tensor operations, the course's helpers, plotting), said
+# where it refuses the rest: no processes, no threads but the libraries' own, no ctypes, no
+# TorchScript or torch.compile, no changes to the profile or trace functions (docs/grading.md).
+ALLOWED = "graded runs do not allow it"
+# Refused when learner code asks (the innermost frame that is not the standard library's is not a
+# library's): C code through ctypes, and the profile and trace functions (PyEval_SetProfile
+# raises sys.setprofile too, whoever calls it).
+_GATED_EVENTS = frozenset({
+    "ctypes.call_function", "ctypes.cdata", "ctypes.cdata/buffer", "ctypes.addressof", "ctypes.string_at",
+    "ctypes.wstring_at", "ctypes.PyObj_FromPtr", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.dlopen",
+    "sys.setprofile", "sys.settrace", "code.__new__"})
+
+
+def _learner_caller(libraries: tuple[str, ...], mine: tuple[str, ...]):
+    """``called()``: whether the code that raised the audit event being handled is the
+    learner's. The frames are walked from the innermost out, passing over the standard
+    library's and frozen ones (a ``functools`` or ``unittest.mock`` that hands a learner's call
+    on is not its author); the first other frame decides: a library's file (site-packages, the
+    course's own package) is not the learner's, anything else (a cell, a module beside the
+    notebook) is."""
+    import sysconfig
+
+    realpath = os.path.realpath
+    stdlib = tuple({realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib")})
+    kinds: dict[str, str] = {}
+    getframe = sys._getframe
+
+    def kind(filename: str) -> str:
+        k = kinds.get(filename)
+        if k is None:
+            real = realpath(filename) if filename[:1] == os.sep else filename
+            if filename.startswith("<frozen "):
+                k = "stdlib"
+            elif filename[:1] != os.sep or _inside(real, mine):
+                k = "learner"
+            elif _inside(real, stdlib) and "-packages" not in real:
+                k = "stdlib"
+            elif _inside(real, libraries):
+                k = "library"
+            else:
+                k = "learner"
+            if len(kinds) < 10_000:
+                kinds[filename] = k
+        return k
+
+    def called() -> bool:
+        frame = getframe(2)  # (0: this function, 1: the hook; 2: the code that raised the event)
+        while frame is not None:
+            k = kind(frame.f_code.co_filename)
+            if k != "stdlib":
+                return k == "learner"
+            frame = frame.f_back
+        return False
+    called.library_file = lambda filename: kind(filename) != "learner"
+    return called
+
+
+def _refuse_compilers() -> None:
+    """TorchScript and ``torch.compile`` refused once learner code may run (called just before):
+    what they run is compiled code the grader's watch cannot see. The entry points are replaced
+    where torch keeps them, the C ones included (``torch._C._jit_script_compile``, ...)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return
+
+    def refuse(what):
+        def refused(*args, **kwargs):  # noqa: ARG001
+            raise _refusal(f"{what} {NOTE_MARK}: {ALLOWED}")
+        refused.__name__ = what.rpartition(".")[2]
+        return refused
+
+    for owner, names in ((torch, ("compile",)),
+                         (getattr(torch, "jit", None), ("script", "trace", "trace_module", "load", "script_if_tracing")),
+                         (sys.modules.get("torch.jit._script"), ("script",)),
+                         (sys.modules.get("torch.jit._trace"), ("trace", "trace_module")),
+                         (getattr(torch, "_C", None), tuple(n for n in dir(torch._C) if n.startswith(
+                             ("_jit_script", "_create_function_from", "_jit_pass", "_create_module_with_type",
+                              "_jit_trace", "import_ir_module"))))):
+        for name in names if owner is not None else ():
+            if hasattr(owner, name):
+                try:
+                    setattr(owner, name, refuse(f"{getattr(owner, '__name__', 'torch')}.{name}"))
+                except (AttributeError, TypeError):
+                    pass
+
+
 def _inside(path: str, roots) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
@@ -182,13 +268,26 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
         raise _refusal(f"{what} {NOTE_MARK} (the submission is not isolated)")
 
     calling, starts = CALLING, _START_EVENTS
+    learner_called = _learner_caller(libraries, mine)
+    global _LIBRARY_FILE
+    _LIBRARY_FILE = learner_called.library_file
+    gated, processes = _GATED_EVENTS, _START_EVENTS - {"_thread.start_new_thread"}
     # every event a branch below acts on: the rest (frame reads, code objects made, ...: many on
     # every graded call, under the grader's profile) return at once
-    acted_on = starts | AB | NE | PE | NW | PA | WE | {"import", "open"}
+    acted_on = starts | AB | NE | PE | NW | PA | WE | gated | {"import", "open"}
 
     def hook(event: str, args: tuple) -> None:
         if event not in acted_on:
             return
+        # The allow-list of the graded run: no process is started once learner code may run, and
+        # learner code (the innermost frame that is not the standard library's) may not call C
+        # through ctypes nor change the profile or trace functions the grader watches with.
+        if event in processes:
+            raise _refusal(f"starting a process ({event}) {NOTE_MARK}: {ALLOWED}")
+        if event in gated and learner_called():
+            what = ("changing the grader's watch" if event.startswith("sys.") else "making a code object by hand"
+                    if event == "code.__new__" else "calling C code through ctypes")
+            raise _refusal(f"{what} ({event}) {NOTE_MARK}: {ALLOWED}")
         if calling and event in starts and len(calling) < 10 and not (
                 event == "_thread.start_new_thread" and args and _threading_thread(args[0])):
             calling.append(event)  # a thread started by threading gets the call's profile itself
@@ -421,6 +520,7 @@ def main(job_dir: str) -> int:
     # As in Jupyter, the notebook's folder comes first on sys.path, but only now: Python started
     # isolated (-I), so nothing shipped with the submission ran before this harness.
     sys.path.insert(0, str(work))
+    _refuse_compilers()
     install_guard(str(work), str(results), job["denied"], job["allowed"], bool(job.get("isolated")),
                   job.get("scratch", []), job.get("tmp", ""))
     _note_raw_threads()
@@ -665,6 +765,10 @@ class _Tripwires:
 
         import threading
 
+        running = _foreign_threads()  # a thread the cells left running would answer unwatched
+        if running and self.current:
+            self.hits.setdefault(self.current, f"={self.current} was called while a thread your cells started was "
+                                               f"still running ({', '.join(running[:3])}): {ALLOWED}")
         had_child = _reap()[1]  # children of the cells: ended ones waited for, live ones noted
         children = _children_seconds()
         CALLING[:] = ["calling"]
@@ -838,6 +942,38 @@ def _note_raw_threads() -> None:
     _thread.start_new_thread = start_new_thread
     if getattr(threading, "_start_new_thread", None) is original:
         threading._start_new_thread = start_new_thread
+
+
+def _foreign_threads() -> list[str]:
+    """The threads other than this one that run code of their own: every Python thread of the
+    process (``sys._current_frames``, however it was started) but the libraries' own progress
+    monitor (tqdm's), told by its frames: a frame of tqdm's monitor module and no frame outside
+    the libraries and the standard library. (torch's own pools run no Python code.)"""
+    me, found = threading_ident(), []
+    monitor = sys.modules.get("tqdm._monitor")
+    monitor_file = os.path.realpath(monitor.__file__) if monitor is not None and getattr(monitor, "__file__", None) else ""
+    for ident, frame in sys._current_frames().items():
+        if ident == me:
+            continue
+        files = []
+        while frame is not None and len(files) < 200:
+            files.append(frame.f_code.co_filename)
+            frame = frame.f_back
+        if monitor_file and monitor_file in map(os.path.realpath, files) and all(
+                f.startswith("<frozen ") or _LIBRARY_FILE(f) for f in files):
+            continue
+        thread = getattr(sys.modules.get("threading"), "_active", {}).get(ident)
+        found.append(f"{getattr(thread, 'name', None) or 'a thread'!s:.40}")
+    return found
+
+
+def threading_ident() -> int:
+    import _thread
+
+    return _thread.get_ident()
+
+
+_LIBRARY_FILE = lambda filename: False  # noqa: E731 - set by install_guard: a library's or the stdlib's file
 
 
 def _threading_thread(target) -> bool:
