@@ -32,6 +32,9 @@ help:
 	@echo "make checkpoints  retrain notebooks 07 and 09's translation models (07's four RNNs: about 10 min on 2 idle cores; 09's two Transformers: 1 565 steps each)"
 	@echo "make site     build the offline course site in build/site/ (worked and handout editions)"
 	@echo "make handouts make site, then print every notebook of both editions to build/handouts/*.pdf"
+	@echo "make bootstrap  create .venv and install the pinned versions (make lab and make test do it first)"
+	@echo "make hub-proxy  install JupyterHub's proxy into .venv/node (npm; the JupyterHub test needs it)"
+	@echo "make bench-class  grade a class of LEARNERS (default 6) x every notebook and project 200 learners"
 
 $(STAMP): requirements.txt pyproject.toml tools/install.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)

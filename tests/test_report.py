@@ -215,3 +215,15 @@ def test_a_second_report_keeps_files_it_did_not_make(page):
         mp.setenv("ATTNLAB_COURSE_ROOT", str(course))
         assert cli.main(["report", "--output", str(index.parent)]) == 0
     assert mine.read_bytes() == b"not ours" and (index.parent / "mistakes.png").is_file()
+
+
+@pytest.mark.parametrize("top", [12, 22, 7.5, 100])
+def test_full_marks_have_a_bar_of_their_own(top):
+    """11/12 and 12/12 are never drawn as one bar (nor 99/100 and 100/100)."""
+    import numpy as np
+
+    from attnlab.course.report import score_edges
+
+    edges = score_edges(top)
+    counts, _ = np.histogram([top, top - (1 if top >= 1 else 0.1), 0.0], bins=edges)
+    assert counts[-1] == 1 and counts.sum() == 3, (top, counts)

@@ -129,6 +129,13 @@ def _codes(code, depth: int = 0):
                 yield from _codes(const, depth + 1)
 
 
+def _bodies(code):
+    """``code`` and the functions defined in it: what a copy is judged by. A comprehension, a
+    generator expression or a lambda is a line or two of a body (``(x,) = (np.asarray(a) for a in
+    (x,))`` is an idiom the library itself uses in many places), never a copy on its own."""
+    return (c for c in _codes(code) if c is code or not c.co_name.startswith("<"))
+
+
 def _signature(code) -> tuple:
     return (code.co_code, code.co_names, code.co_argcount, code.co_kwonlyargcount)
 
@@ -144,7 +151,7 @@ def _library_codes(library) -> dict[tuple, str]:
             while fn is not None and depth < 5:
                 code = getattr(fn, "__code__", None)
                 if isinstance(code, types.CodeType):
-                    for c in _codes(code):
+                    for c in _bodies(code):
                         if len(c.co_code) >= 24:  # not `return x`: something worth copying
                             out.setdefault(_signature(c), dotted)
                 fn, depth = getattr(fn, "__wrapped__", None), depth + 1
@@ -216,7 +223,7 @@ def copied_code(obj, name: str, targets) -> str | None:
                 return (f"{name} is the library's `{dotted}`" if x is obj
                         else f"{name} hands its work to the library's `{dotted}`")
             continue  # the library's own code that the exercise may use: not the learner's
-        for c in _codes(code):
+        for c in _bodies(code):
             hit = known.get(_signature(c))
             if hit:
                 return f"{name} runs a copy of the library's `{hit}` (the same bytecode under another name)"
@@ -959,8 +966,8 @@ def library_copies(exercise: str) -> dict[tuple, str]:
         return _COPIES[key]
     out: dict[tuple, str] = {}
     for code, dotted, place, kind in whole.values():
-        if kind != "library" or allows(exercise, place, dotted) or len(code.co_code) < 24:
-            continue
+        if kind != "library" or allows(exercise, place, dotted) or len(code.co_code) < 24 or code.co_name.startswith("<"):
+            continue  # (a comprehension, a generator expression or a lambda is no body of its own: _bodies)
         exact, loose = _fingerprints_kept(code)
         out.setdefault(exact, dotted)
         if loose is not None:
@@ -990,7 +997,7 @@ def copy_of(code, exercise: str, table: dict | None = None) -> str | None:
     if got is not None and got[0] is code:
         return got[1]
     verdict = None
-    for c in _codes(code):
+    for c in _bodies(code):
         if id(c) in whole:
             continue  # the library's own code object: the tripwires' business, not a copy
         if any(fp is not None and fp in table for fp in _fingerprints_kept(c)):

@@ -202,6 +202,15 @@ def collect(root: Path, db_path: Path) -> dict:
             "blank_submissions": blank_submissions, "unjudged": unjudged, "timings": timings}
 
 
+def score_edges(top: float) -> list[float]:
+    """The histogram's bin edges for scores out of ``top``: a bar per score where scores are whole
+    points (11/12 is never in 12/12's bar), else twenty bars below full marks and one for full marks."""
+    if top >= 1 and float(top).is_integer() and top <= 40:
+        return [k - 0.5 for k in range(int(top) + 2)]
+    top, width = top or 1.0, (top or 1.0) / 20
+    return [k * width for k in range(20)] + [top * (1 - 1e-9), top + width]
+
+
 def write_report(root: Path, out: Path | None = None, db_path: Path | None = None) -> Path:
     """Write ``index.html`` and its PNGs to ``out`` (default ``autograde/report/``)."""
     out = Path(out) if out else root / "autograde" / "report"
@@ -229,8 +238,7 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
         scores = [float(r["score"] or 0.0) for r in subs]
         fig = _figure(6, 3)
         ax = fig.add_subplot()
-        bins = max(1, min(20, int(top) if top >= 1 else 10))
-        ax.hist(scores, bins=bins, range=(0, top or 1), color="#4c72b0", edgecolor="white")
+        ax.hist(scores, bins=score_edges(top), color="#4c72b0", edgecolor="white")
         ax.set_xlabel(f"score (out of {top:g})")
         ax.set_ylabel("submissions")
         ax.set_title(_label(f"{assignment}: score distribution"))

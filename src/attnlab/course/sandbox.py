@@ -189,7 +189,16 @@ def _learner_caller(libraries: tuple[str, ...], mine: tuple[str, ...]):
                 return k == "learner"
             frame = frame.f_back
         return False
+    def anywhere() -> bool:  # a learner's frame anywhere on the stack (numpy saving for a cell counts)
+        frame = getframe(2)
+        while frame is not None:
+            if kind(frame.f_code.co_filename) == "learner":
+                return True
+            frame = frame.f_back
+        return False
+
     called.library_file = lambda filename: kind(filename) != "learner"
+    called.anywhere = anywhere
     return called
 
 
@@ -267,6 +276,12 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
     def refuse(what: str) -> None:
         raise _refusal(f"{what} {NOTE_MARK} (the submission is not isolated)")
 
+    def graders_own(path) -> bool:
+        """The results folder, where the harness writes what the grader reads: never the
+        learner's to read, list or write (nor to tell a memory probe from the run by)."""
+        real = realpath(fsdecode(path))
+        return (real == results or real.startswith(results + os.sep)) and learner_called.anywhere()
+
     calling, starts = CALLING, _START_EVENTS
     learner_called = _learner_caller(libraries, mine)
     global _LIBRARY_FILE
@@ -317,6 +332,8 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
                 return
             if not readable(path):
                 raise _refusal(f"reading {fsdecode(path)} {TAMPER_MARK}")
+            if graders_own(path):
+                raise _refusal(f"the grader's results folder ({event}) {NOTE_MARK}: {ALLOWED}")
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & _WRITE_FLAGS)
             if not isolated:
@@ -328,10 +345,14 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
         elif event in PA:
             if args and is_str(args[0]) and not readable(args[0]):
                 raise _refusal(f"{event} on {fsdecode(args[0])} {TAMPER_MARK}")
+            if args and is_str(args[0]) and graders_own(args[0]):
+                raise _refusal(f"the grader's results folder ({event}) {NOTE_MARK}: {ALLOWED}")
         elif event in WE:
             for arg in args[:2]:
                 if is_str(arg) and not readable(arg):
                     raise _refusal(f"{event} on {fsdecode(arg)} {TAMPER_MARK}")
+                if is_str(arg) and graders_own(arg):
+                    raise _refusal(f"the grader's results folder ({event}) {NOTE_MARK}: {ALLOWED}")
                 if not isolated and is_str(arg) and not may_write(arg):
                     refuse(f"{event} on {fsdecode(arg)}")
 

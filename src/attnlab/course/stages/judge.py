@@ -397,10 +397,15 @@ def judge_run(plan: AssignmentPlan, read: ReadResult, ran: Ran, measured: Measur
     tampering += borrowed.values()
     if tampering:
         statuses.insert(0, ("tampering detected", "; ".join(dict.fromkeys(tampering))))
+    def which(stop: str) -> str:  # the exercises (the course's names) of the cells the harness stopped
+        ids = {v.grade_id for v in cells if v.stopped == stop}
+        names = dict.fromkeys(cc.learner_name for g in plan.grade_cells if g.grade_id in ids for cc in g.calls)
+        return ", ".join(names) or "an exercise"
+
     if any(v.stopped == "memory" for v in cells) and not statuses:  # (the verdict's field, not its words,
-        statuses.append(("out of memory", "an exercise ran out of memory"))  # which may quote the learner)
+        statuses.append(("out of memory", f"{which('memory')} ran out of memory"))  # which may quote the learner)
     if any(v.stopped == "timeout" for v in cells) and not statuses:
-        statuses.append(("timed out", "an exercise did not finish in time"))
+        statuses.append(("timed out", f"{which('timeout')} did not finish in time"))
     return Judged(cells, sum(v.score for v in cells), statuses, notes)
 
 

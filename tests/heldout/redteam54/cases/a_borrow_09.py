@@ -1,0 +1,4 @@
+# softmax answered by a helper interpreter started in an earlier cell (scipy's softmax) over its pipes.
+C = '\nimport subprocess, sys, json\n_srv = subprocess.Popen([sys.executable, "-c", "import sys, json, numpy as np\\nfrom scipy.special import softmax\\nfor line in sys.stdin:\\n    x, a = json.loads(line)\\n    print(json.dumps(softmax(np.array(x, dtype=float), axis=a).tolist()), flush=True)\\n"],\n                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\ndef _ask(x, axis):\n    _srv.stdin.write(json.dumps([np.asarray(x, dtype=float).tolist(), axis]) + "\\n"); _srv.stdin.flush()\n    return np.array(json.loads(_srv.stdout.readline()))\n'
+S = "def softmax(x, axis=-1):\n    return _ask(x, axis)\n"
+CASE = {"cls": "borrow", "kind": "inproc", "cell": C, "replace": {"softmax": S}, "target": ["test_softmax", "test_softmax_stable"]}

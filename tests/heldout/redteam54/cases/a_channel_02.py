@@ -1,0 +1,6 @@
+# Harness globals through IPython's saved original main module; calls answered by the library.
+CELL = "_g = vars(get_ipython()._orig_sys_modules_main_mod)\n" + '\nimport os, pickle, importlib\nfrom pathlib import Path\n_at = importlib.import_module("attnlab")\n_ns = {n: getattr(_at, n) for n in ("weighted_average", "softmax", "mix_tokens")}\n_call_once = importlib.import_module("attnlab." + "checks._core").call\n_tw = _g["_Tripwires"]()\n_res = Path(os.getcwd()).parent / "results"\nwhile True:\n    os.write(_g["_MARKS_FD"], _g["NEXT_MARK"])\n    try:\n        _c = pickle.load(_g["_CONTROL"])\n    except Exception:\n        break\n    if not isinstance(_c, dict):\n        break\n    _g["_answer"](_c, _ns, {}, _tw, set(), {}, _res, {"call_timeout": 30}, _g["sys"].stdout, _call_once)\n'
+CASE = {"cls": "channel", "kind": "inproc", "replace": {
+ "weighted_average": "def weighted_average(values, weights):\n    return np.zeros(np.shape(values)[-1])\n",
+ "softmax": "def softmax(x, axis=-1):\n    return np.zeros_like(np.asarray(x, dtype=float))\n",
+ "mix_tokens": "def mix_tokens(X):\n    return np.zeros_like(np.asarray(X, dtype=float))\n"}, "cell_end": CELL, "target": ["test_weighted_average", "test_softmax", "test_softmax_stable", "test_mix_tokens", "test_mix_tokens_batched"]}

@@ -1,0 +1,3 @@
+# GQA that copies K and V for every query head except on the process's first call.
+C = '\n_gqa54 = grouped_query_attention\n_k54 = [0]\ndef grouped_query_attention(Q, K, V, mask=None):\n    _k54[0] += 1\n    if _k54[0] == 1:\n        return _gqa54(Q, K, V, mask)\n    n = Q.shape[1] // K.shape[1]\n    Kr, Vr = np.repeat(K, n, axis=1), np.repeat(V, n, axis=1)\n    S = Q @ np.swapaxes(Kr, -1, -2) / np.sqrt(Q.shape[-1])\n    if mask is not None:\n        S = np.where(mask, S, -np.inf)\n    W = np.exp(S - S.max(-1, keepdims=True)); W = W / W.sum(-1, keepdims=True)\n    return W @ Vr, W\n'
+CASE = {"cls": "measure", "kind": "inproc", "assignment": "11_modern_attention", "cell_end": C, "target": ["test_grouped_query_attention"]}

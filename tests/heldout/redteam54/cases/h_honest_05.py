@@ -1,0 +1,2 @@
+# Honest: torch with its own thread pools, softmax written with torch primitives.
+CASE = {"cls": "honest", "kind": "inproc", "cell": "import torch\ntorch.set_num_threads(2)\n_a = torch.randn(300, 300)\nfor _ in range(20):\n    _a = torch.tanh(_a @ _a.T / 300)\nprint(float(_a.sum()))\n", "replace": {"softmax": "import torch\ndef softmax(x, axis=-1):\n    t = torch.as_tensor(np.asarray(x, dtype=float))\n    e = torch.exp(t - t.amax(dim=axis, keepdim=True))\n    return (e / e.sum(dim=axis, keepdim=True)).numpy()\n"}}
