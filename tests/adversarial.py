@@ -333,7 +333,9 @@ def batch_breakers() -> list[Attack]:
     A = []
     add = A.append
     add(Attack("fifos", "graded", _fifos, full=BLANK))
-    add(Attack("fifo_results", "kernel died", lambda c, f: _last(_student_nb(), (
+    # the results folder is refused to learner code under the boundary: the cell errors and nothing of
+    # the grader's is touched (full marks); without it the process's exit is what ends the run
+    fifo_results = lambda c, f: _last(_student_nb(), (  # noqa: E731
         "import os\n"
         "d = os.path.join(os.path.dirname(os.getcwd()), 'results')\n"
         "names = ['cells.json', 'done.json', 'borrowed.json'] + [f'{i:04d}.{e}' for i in range(40) for e in ('json', 'npz')]\n"
@@ -342,7 +344,9 @@ def batch_breakers() -> list[Attack]:
         "    if os.path.lexists(p):\n"
         "        os.remove(p)\n"
         "    os.mkfifo(p)\n"
-        "os._exit(0)\n")), zero=BLANK))
+        "os._exit(0)\n"))
+    add(Attack("fifo_results", "graded", fifo_results, full=BLANK, modes=("bwrap",)))
+    add(Attack("fifo_results_guard", "kernel died", fifo_results, zero=BLANK, modes=("guard",)))
     add(Attack("metadata_string", "graded", _metadata_string, full=BLANK))
     add(Attack("metadata_deep", "graded", _metadata_deep, full=BLANK))
     add(Attack("zip_bomb_result", "tampering detected", lambda c, f: _last(_blank_nb(), (
@@ -474,8 +478,11 @@ def hidden_cheats() -> list[Attack]:
         "import functools\nsoftmax = functools.partial(getattr(attnlab, 'soft' + 'max'))\n")}), **only_softmax))
     # the reference kept somewhere the body only looks up: seen by what runs (a profile of the call)
     for name, source in CAPTURED.items():
-        add(Attack(name, "tampering detected", (lambda src: lambda c, f: _student_nb({"softmax": src}))(source),
-                   **only_softmax))
+        # a process is refused outright under the boundary (the graded run's allow-list): the exercise
+        # errors and scores nothing, and the row is graded, with the refusal in its detail
+        add(Attack(name, "graded" if name in REFUSED_OUTRIGHT else "tampering detected",
+                   (lambda src: lambda c, f: _student_nb({"softmax": src}))(source),
+                   guard_status="tampering detected" if name in REFUSED_OUTRIGHT else None, **only_softmax))
     add(Attack("captured_in_other_cell", "tampering detected", lambda c, f: _last(_student_nb({"softmax": (
         "def softmax(x, axis=-1):\n    return TOOLS['s'](x, axis)\n")}), "TOOLS = {'s': attnlab.softmax}"), **only_softmax))
     add(Attack("code_copied", "tampering detected", lambda c, f: _student_nb({"softmax": (
@@ -488,6 +495,10 @@ def hidden_cheats() -> list[Attack]:
 
 
 REFERENCE_BODY = {"softmax": "def softmax(x, axis=-1):\n    return attnlab.softmax(x, axis)\n"}
+
+# What the graded run's allow-list refuses outright under the boundary (a process started, a code
+# object made by hand): the exercise errors and scores nothing, no borrowing to find.
+REFUSED_OUTRIGHT = {"captured_in_a_process", "value_replaced_code_copy"}
 
 CAPTURED = {
     "captured_in_list": "_keep = [attnlab.softmax]\ndef softmax(x, axis=-1):\n    return _keep[0](x, axis)\n",
@@ -803,7 +814,9 @@ def value_routes() -> list[Attack]:
     only = {"softmax": dict(zero=("softmax",), full=("weighted_average", "mix_tokens")),
             "mix_tokens": dict(zero=("mix_tokens",), full=("weighted_average", "softmax"))}
     for name, replace in VALUE_ROUTES.items():
-        add(Attack(name, "tampering detected", (lambda r: lambda c, f: _student_nb(r))(replace), **only[next(iter(replace))]))
+        add(Attack(name, "graded" if name in REFUSED_OUTRIGHT else "tampering detected",
+                   (lambda r: lambda c, f: _student_nb(r))(replace),
+                   guard_status="tampering detected" if name in REFUSED_OUTRIGHT else None, **only[next(iter(replace))]))
     add(Attack("value_special_softmax_other_cell", "tampering detected", lambda c, f: _last(
         _student_nb({"softmax": SPECIAL_IN_ANOTHER_CELL}), "import torch\n_sm = torch.special.softmax\n"),
         **only["softmax"]))

@@ -187,7 +187,7 @@ def test_cli_export_note_escapes_ids(monkeypatch, capsys, tmp_path):
     from attnlab.course import cli, lms
 
     s = HOSTILE[0]
-    monkeypatch.setattr(lms, "export", lambda *a, **k: (tmp_path / "out.csv", 1, [(s, s, s)]))
+    monkeypatch.setattr(lms, "export", lambda *a, **k: (tmp_path / "out.csv", 1, [(s, s, s)], []))
     monkeypatch.setattr(cli._release, "course_root", lambda: tmp_path)
     try:
         cli.main(["export", "--format", "canvas", "--output", str(tmp_path / "o.csv"), "--no-status-column"])
@@ -344,6 +344,8 @@ def test_no_kernel_held_state_reaches_the_next_learner(tmp_path, monkeypatch):
     from attnlab.course.stages import handoff
     from attnlab.course.plan import plan_assignment
 
+    ck.beneath_the_allow_list(monkeypatch)
+
     if not boundary.probe().isolated:
         pytest.skip(f"no OS boundary here: {boundary.probe().why}")
     monkeypatch.setenv(warm.ENV, "1")
@@ -441,7 +443,7 @@ def test_the_harness_keeps_the_graders_names_for_its_own_objects():
     """The harness's side of it, in-process: a check's own exception (the very class) keeps its
     name; a learner's class of that name, a subclass of the real one, a TimeoutError the code
     raises, a class called MemoryError that is not Python's, are renamed; Python's MemoryError and
-    the learner's ordinary errors are left as they are. A refusal counts only as the object the
+    the learner's ordinary errors are left as they are (a MemoryError only where an allocation failed). A refusal counts only as the object the
     guard raised."""
     from attnlab.checks._core import Case, call
     from attnlab.checks.efficient_attention import TooMuchMemory
@@ -466,11 +468,15 @@ def test_the_harness_keeps_the_graders_names_for_its_own_objects():
              (Sub("SECRET"), "Sub (from your code)"),  # (its name joined CheckRaised.names)
              (learner["MemoryError"]("SECRET"), "MemoryError (from your code)"),
              (TimeoutError("SECRET"), "TimeoutError (from your code)"),
-             (MemoryError(), "MemoryError"),
+             (MemoryError(), "MemoryError (from your code)"),  # a `raise` of the learner's: no allocation failed
              (ValueError("mine"), "ValueError")]
     for exc, name in cases:
         got = call(raising(exc), Case((1.0,)), sandbox._own_names(None))
         assert got.error == name, (exc, got)
+    def allocates(x):  # an allocation that fails: Python's MemoryError, the grader's "out of memory"
+        return bytearray(1 << 62)
+
+    assert call(allocates, Case((1.0,)), sandbox._own_names(None)).error == "MemoryError"
     # a subclass of a check's class under the check's name: renamed too
     fake = type("NotAModule", (NotAModule,), {})
     assert call(raising(fake("x")), Case((1.0,)), sandbox._own_names(None)).error == "NotAModule (from your code)"

@@ -44,7 +44,7 @@ def test_the_held_out_class_is_graded_right(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "wrong grades: 0" in out, out + figures.stderr[-2000:]
     for line in ("submissions with no row: 0", "penalising statuses at full marks (rows): 0",
-                 "canvas export refused as documented (ids naming a Canvas row present): yes",
+                 "canvas export left those learners out alone, as documented (ids naming a Canvas row present): yes",
                  "canvas non-`graded` submissions without their note in `attnlab status`: 0",
                  "moodle non-`graded` submissions without their note in `attnlab status`: 0"):
         assert line in out, out

@@ -50,7 +50,8 @@ def test_each_job_lives_in_its_stage_module():
             assert getattr(module, name).__module__ == module.__name__, name
     tree = ast.parse(GRADING.read_text(encoding="utf-8"))
     defined = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
-    assert defined == ["grade_submission", "_grade_into", "_run_measure_judge"]
+    assert defined == ["grade_submission", "_last_line", "_libraries_of", "reference_fault", "_grade_into",
+                       "_run_measure_judge"]
     assert not [n for n in tree.body if isinstance(n, ast.Assign)
                 and any(getattr(t, "id", "") == "__all__" for t in n.targets)], "grading.py re-exports nothing"
 

@@ -71,7 +71,8 @@ def _stdout(result) -> str:
     return "\n".join(str(e.get("stdout", "")) for e in result.cell_log)
 
 
-def test_nothing_of_one_submission_reaches_the_next(tmp_path, warm_on):
+def test_nothing_of_one_submission_reaches_the_next(tmp_path, warm_on, monkeypatch):
+    ck.beneath_the_allow_list(monkeypatch)
     plan = plan_assignment(ck.ROOT, A)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
@@ -174,10 +175,11 @@ print("KEYRING", MODE, r, ctypes.get_errno())
 '''
 
 
-def test_no_keyring_reaches_the_next_submission(tmp_path, warm_on):
+def test_no_keyring_reaches_the_next_submission(tmp_path, warm_on, monkeypatch):
     """Issue 40: the kernel's user keyring is shared by every process of the sandbox's user and
     nothing empties it between two children of a warm worker, so its system calls are refused:
     what one learner could store there, the next could read."""
+    ck.beneath_the_allow_list(monkeypatch)
     plan = plan_assignment(ck.ROOT, A)
     scratch = tmp_path / "scratch"
     scratch.mkdir()

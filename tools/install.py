@@ -32,6 +32,7 @@ import json
 import os
 import re
 import subprocess
+import time
 import sys
 import threading
 import urllib.error
@@ -282,11 +283,20 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("error: no CPU-index step on this platform/index, nothing to resolve")
         cmd = torch_steps[0] + ["--dry-run", "--ignore-installed", "--report", args.dry_run]
         return subprocess.run(cmd).returncode
-    for cmd in commands:
-        print(" ".join(cmd), file=sys.stderr)
-        proc = subprocess.run(cmd)
+    # Never silent: each step says what it is, k of N and the time so far; pip's own lines (one per
+    # package it collects, downloads or installs) follow, and a last line says it finished.
+    start = time.monotonic()
+    for k, cmd in enumerate(commands, 1):
+        what = ("torch" if "--index-url" in cmd or any(c.endswith(".whl") or c.startswith("torch==") for c in cmd)
+                else "the pinned packages (requirements.txt)" if "-r" in cmd else "attnlab itself (editable)")
+        print(f"[install {k}/{len(commands)}, {time.monotonic() - start:.0f} s so far] {what}: {' '.join(cmd)}",
+              file=sys.stderr, flush=True)
+        proc = subprocess.run([c for c in cmd if c != "-q"] if "-r" in cmd else cmd)
         if proc.returncode != 0:
+            print(f"install failed at step {k}/{len(commands)} ({what}) after {time.monotonic() - start:.0f} s",
+                  file=sys.stderr, flush=True)
             return proc.returncode
+    print(f"install finished: {len(commands)} step(s) in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
     return 0
 
 

@@ -56,8 +56,53 @@ class _Timeout(BaseException):
     """Raised by the alarm; a BaseException so that a bare ``except Exception`` can't swallow it."""
 
 
+# The harness's own deadline (monotonic) and the _Timeout objects its alarm raised: a time-out is
+# the harness's only when it is one of these (the class itself is within reach of learner code),
+# and an alarm that goes off before the deadline (learner code re-armed the timer) runs out the rest.
+_ALARM: dict = {"due": 0.0, "raised": []}
+_MONOTONIC = time.monotonic
+
+
 def _on_alarm(signum, frame):  # noqa: ARG001
-    raise _Timeout()
+    left = _ALARM["due"] - _MONOTONIC()
+    if left > 0.005:
+        signal.setitimer(signal.ITIMER_REAL, left)
+        return
+    exc = _Timeout()
+    _ALARM["raised"].append(exc)
+    del _ALARM["raised"][:-16]
+    raise exc
+
+
+def _arm(seconds: float) -> None:
+    """The alarm, ``seconds`` from now (0: off)."""
+    _ALARM["due"] = _MONOTONIC() + seconds if seconds else 0.0
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _alarmed(exc) -> bool:
+    """Whether ``exc`` is a time-out the harness's own alarm raised (told by identity)."""
+    return exc is not None and any(exc is e for e in _ALARM["raised"])
+
+
+def _out_of_memory(exc) -> bool:
+    """Whether ``exc`` is a memory error an allocation raised: a ``MemoryError`` that a ``raise``
+    statement of the learner's own code made is the learner's error, not an out-of-memory status."""
+    if not isinstance(exc, MemoryError):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return True
+    code = tb.tb_frame.f_code
+    try:
+        import dis
+
+        op = dis.opname[code.co_code[tb.tb_lasti]]
+    except (IndexError, ValueError):
+        return True
+    return not (op in ("RAISE_VARARGS", "RERAISE") and not _LIBRARY_FILE(code.co_filename))
 
 
 class _BoundedText(io.TextIOBase):
@@ -236,7 +281,7 @@ def _inside(path: str, roots) -> bool:
 
 
 def install_guard(work: str, results: str, denied: list[str], allowed: list[str], isolated: bool,
-                  scratch: list[str] = (), own_tmp: str = "") -> None:
+                  scratch: list[str] = (), own_tmp: str = "", gate: bool = True) -> None:
     """The tripwire (and, without the OS boundary, the guard).
 
     Under bubblewrap the kernel is the wall: the course is not in the sandbox's view at all. The
@@ -280,7 +325,7 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
         """The results folder, where the harness writes what the grader reads: never the
         learner's to read, list or write (nor to tell a memory probe from the run by)."""
         real = realpath(fsdecode(path))
-        return (real == results or real.startswith(results + os.sep)) and learner_called.anywhere()
+        return gate and (real == results or real.startswith(results + os.sep)) and learner_called.anywhere()
 
     calling, starts = CALLING, _START_EVENTS
     learner_called = _learner_caller(libraries, mine)
@@ -297,9 +342,11 @@ def install_guard(work: str, results: str, denied: list[str], allowed: list[str]
         # The allow-list of the graded run: no process is started once learner code may run, and
         # learner code (the innermost frame that is not the standard library's) may not call C
         # through ctypes nor change the profile or trace functions the grader watches with.
-        if event in processes:
+        if not gate:  # (the grader's own tests of the kernel's layer beneath it: job["gate"] False)
+            pass
+        elif event in processes and learner_called.anywhere():
             raise _refusal(f"starting a process ({event}) {NOTE_MARK}: {ALLOWED}")
-        if event in gated and learner_called():
+        elif event in gated and learner_called():
             what = ("changing the grader's watch" if event.startswith("sys.") else "making a code object by hand"
                     if event == "code.__new__" else "calling C code through ctypes")
             raise _refusal(f"{what} ({event}) {NOTE_MARK}: {ALLOWED}")
@@ -495,9 +542,9 @@ def main(job_dir: str) -> int:
     _MARKS_FD = os.dup(1)  # the marks go on even if a cell closes its stdout
     job = pickle.load(control)
     probe = job.get("probe")
-    if probe and _FORKED:  # the zygote is not dumpable, nor its children: let the grader (same
-        import ctypes       # user) reset this process's peak from outside, as in a fresh sandbox
-
+    if _FORKED:  # the zygote is not dumpable, nor its children: let the grader (same user) reset a
+        import ctypes  # probe's peak from outside, as in a fresh sandbox; every child alike, so that
+                       # nothing of its own process tells a probe from the graded run
         ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE, 1
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -541,9 +588,10 @@ def main(job_dir: str) -> int:
     # As in Jupyter, the notebook's folder comes first on sys.path, but only now: Python started
     # isolated (-I), so nothing shipped with the submission ran before this harness.
     sys.path.insert(0, str(work))
-    _refuse_compilers()
+    if job.get("gate", True):
+        _refuse_compilers()
     install_guard(str(work), str(results), job["denied"], job["allowed"], bool(job.get("isolated")),
-                  job.get("scratch", []), job.get("tmp", ""))
+                  job.get("scratch", []), job.get("tmp", ""), job.get("gate", True))
     _note_raw_threads()
     # The kernel's keyrings, which nothing empties between two children of a warm worker: a warm
     # child that cannot refuse them is a grader fault (graded again in a fresh sandbox).
@@ -560,30 +608,26 @@ def main(job_dir: str) -> int:
         sys.stdout = sys.stderr = out
         shell._last_error = shell._last_exc = None
         start = time.perf_counter()
-        signal.setitimer(signal.ITIMER_REAL, job["cell_timeout"])
+        _arm(job["cell_timeout"])
         status = "ok"
         try:
             result = shell.run_cell(source, store_history=False, silent=False)
             if not result.success:
                 status = "error"
-        except _Timeout:
-            status = "timeout"
-        except MemoryError:
-            status = "memory"
         except BaseException as exc:  # noqa: BLE001 - SystemExit and friends end the cell only
-            status = "error"
+            status = "timeout" if _alarmed(exc) else "memory" if _out_of_memory(exc) else "error"
             shell._last_error, shell._last_exc = f"{type(exc).__name__}: {exc}", exc
         finally:
             if os.getpid() != harness:  # a process the cell forked: it ends with the cell
                 os._exit(0)
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _arm(0)
             sys.stdout, sys.stderr = real_stdout, sys.__stderr__
         error, ended = getattr(shell, "_last_error", None), getattr(shell, "_last_exc", None)
         # what ended the cell, told by the exception object (a class the learner names _Timeout or
         # MemoryError, a text that reads like a refusal, are the learner's error, nothing more)
-        if isinstance(ended, _Timeout):  # IPython caught the alarm itself
+        if _alarmed(ended):  # IPython caught the alarm itself
             status, error = "timeout", f"the cell ran longer than {job['cell_timeout']:g} s"
-        elif isinstance(ended, MemoryError):
+        elif _out_of_memory(ended):
             status = "memory"
         notes = list(dict.fromkeys(NOTES))
         NOTES.clear()
@@ -609,6 +653,8 @@ def main(job_dir: str) -> int:
     while _answer_next(control, namespace, watch, tripwires, timed_out, borrowed, results, job,
                        real_stdout, call_once):
         pass
+    if job.get("probe"):  # a memory probe ends with its measured call: no value probe after it
+        _VALUE_PROBE["pending"].clear()
     for name, (args, kwargs, invoke, answer) in list(_VALUE_PROBE["pending"].items()):
         if name in borrowed or name in timed_out or name not in namespace:
             continue
@@ -786,10 +832,7 @@ class _Tripwires:
 
         import threading
 
-        running = _foreign_threads()  # a thread the cells left running would answer unwatched
-        if running and self.current:
-            self.hits.setdefault(self.current, f"={self.current} was called while a thread your cells started was "
-                                               f"still running ({', '.join(running[:3])}): {ALLOWED}")
+        threads = _foreign_threads()  # a thread the cells left would answer unwatched, were it to run
         had_child = _reap()[1]  # children of the cells: ended ones waited for, live ones noted
         children = _children_seconds()
         CALLING[:] = ["calling"]
@@ -814,6 +857,10 @@ class _Tripwires:
             started = CALLING[1:]
             CALLING.clear()
             name = self.current
+            ran = _ran_meanwhile(threads, _foreign_threads())
+            if name and ran:
+                self.hits.setdefault(name, f"={name} was called while a thread your cells started ran code "
+                                           f"({', '.join(ran[:3])}): {ALLOWED}")
             if name and not still:
                 self.hits.setdefault(name, f"={name} switches off the grader's watch of what it calls (sys.setprofile)")
             waited = _children_seconds() > children
@@ -965,27 +1012,37 @@ def _note_raw_threads() -> None:
         threading._start_new_thread = start_new_thread
 
 
-def _foreign_threads() -> list[str]:
-    """The threads other than this one that run code of their own: every Python thread of the
-    process (``sys._current_frames``, however it was started) but the libraries' own progress
-    monitor (tqdm's), told by its frames: a frame of tqdm's monitor module and no frame outside
-    the libraries and the standard library. (torch's own pools run no Python code.)"""
-    me, found = threading_ident(), []
+def _foreign_threads() -> dict[int, tuple]:
+    """Every Python thread but this one (``sys._current_frames``, however it was started) and the
+    libraries' own progress monitor (tqdm's, told by its frames: one of tqdm's monitor module and
+    none outside the libraries and the standard library): ident -> its stack now, as
+    ``(frame, f_lasti)`` pairs from the innermost out (the frames themselves are held, so that no
+    id is reused). A thread whose stack is the same after an exercise's call ran no code during it;
+    an idle one (a ticker waiting on an event) costs nothing. (torch's own pools run no Python.)"""
+    me, found = threading_ident(), {}
     monitor = sys.modules.get("tqdm._monitor")
     monitor_file = os.path.realpath(monitor.__file__) if monitor is not None and getattr(monitor, "__file__", None) else ""
     for ident, frame in sys._current_frames().items():
         if ident == me:
             continue
-        files = []
-        while frame is not None and len(files) < 200:
-            files.append(frame.f_code.co_filename)
+        stack = []
+        while frame is not None and len(stack) < 200:
+            stack.append((frame, frame.f_lasti))
             frame = frame.f_back
+        files = [f.f_code.co_filename for f, _ in stack]
         if monitor_file and monitor_file in map(os.path.realpath, files) and all(
                 f.startswith("<frozen ") or _LIBRARY_FILE(f) for f in files):
             continue
-        thread = getattr(sys.modules.get("threading"), "_active", {}).get(ident)
-        found.append(f"{getattr(thread, 'name', None) or 'a thread'!s:.40}")
+        found[ident] = tuple(stack)
     return found
+
+
+def _ran_meanwhile(before: dict[int, tuple], after: dict[int, tuple]) -> list[str]:
+    """The threads of ``before`` and ``after`` (:func:`_foreign_threads`) that ran code in between:
+    started, ended, or with another stack."""
+    names = getattr(sys.modules.get("threading"), "_active", {})
+    ran = [i for i in set(before) | set(after) if before.get(i) != after.get(i)]
+    return [f"{getattr(names.get(i), 'name', None) or 'a thread'!s:.40}" for i in ran]
 
 
 def threading_ident() -> int:
@@ -1039,7 +1096,8 @@ def _own_names(invoke):
     carries a name the grader acts on, and is not the grader's own object, renamed
     ``"<name> (from your code)"``: a class the learner calls ``TooMuchMemory`` or ``NotAModule``, a
     ``TimeoutError`` the learner raises (only the harness's alarm means time), a class called
-    ``MemoryError`` that is not Python's. The learner's words stay the learner's error."""
+    ``MemoryError`` that is not Python's or that a ``raise`` of the learner's made (only an
+    allocation that failed means memory). The learner's words stay the learner's error."""
     from attnlab.checks._core import CheckRaised  # (here: loaded with the checks, before learner code)
 
     def run(fn, *args, **kwargs):
@@ -1047,7 +1105,7 @@ def _own_names(invoke):
             return invoke(fn, *args, **kwargs) if invoke is not None else fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - renamed or raised again as it is
             name = type(exc).__name__
-            genuine = (isinstance(exc, MemoryError) if name == "MemoryError"
+            genuine = (_out_of_memory(exc) if name == "MemoryError"
                        else _raised_by_checks(exc) if name in _HARNESS_NAMES  # (the checks' own timer)
                        else _checks_own(exc) if name in CheckRaised.names
                        else True)
@@ -1091,12 +1149,86 @@ def _make_showtraceback(shell):
 
 
 def _answer_next(control, *rest) -> bool:
-    """Ask for the next call and answer it (no frame of the loop ever holds a call)."""
+    """Ask for the next call and answer it (no frame of the loop ever holds a call). While a
+    thread the cells started is alive, the call is answered in a process forked for it: fork
+    copies the calling thread only, so no thread of the learner's can answer for the exercise,
+    whatever it waits for (an idle ticker costs nothing)."""
     call = _next_call(control)
     if call is None:
         return False
-    _answer(call, *rest)
+    job = rest[6]
+    if job.get("probe") or not _foreign_threads():
+        _answer(call, *rest)
+        return True
+    namespace, watch, tripwires, timed_out, borrowed, results, job, real_stdout, call_once = rest
+    name = call["name"]
+
+    def alone():
+        _answer(call, *rest)
+        pending = _VALUE_PROBE["pending"].get(name)
+        try:
+            pickle.dumps(pending)
+        except Exception:  # noqa: BLE001 - no value probe for it, then
+            pending = None
+        return {"timed_out": name in timed_out, "borrowed": borrowed.get(name), "pending": pending}
+
+    back = _alone(alone, job["call_timeout"] + 5.0)
+    if back is None:  # it could not be forked, or its process died: said in its answer's place
+        record = {"id": call["id"], "error": "TimeoutError" if name not in namespace else "BrokenResult",
+                  "message": f"{name} did not answer: its process ended before it could"}
+        _write_json(results / f"{call['id']:04d}.json", record)
+        return True
+    if back.get("timed_out"):
+        timed_out.add(name)
+    if back.get("borrowed") and name not in borrowed:
+        borrowed[name] = back["borrowed"]
+    if back.get("pending") is not None and name not in _VALUE_PROBE["pending"]:
+        _VALUE_PROBE["pending"][name] = back["pending"]
     return True
+
+
+def _alone(work, timeout: float):
+    """``work()`` in a process forked for it (only this thread is in it), its result pickled back;
+    None where it could not be forked, failed, or ran past ``timeout`` seconds."""
+    import select
+
+    try:
+        read, write = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read)
+            data = pickle.dumps(work())
+            with os.fdopen(write, "wb") as fh:
+                fh.write(data)
+            code = 0
+        except BaseException:  # noqa: BLE001 - never back into the parent's loop
+            pass
+        finally:
+            os._exit(code)
+    os.close(write)
+    chunks, deadline = [], _MONOTONIC() + timeout
+    with os.fdopen(read, "rb", buffering=0) as fh:
+        while True:
+            left = deadline - _MONOTONIC()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                chunks = []
+                break
+            ready, _, _ = select.select([fh], [], [], left)
+            if ready:
+                chunk = fh.read(1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    try:
+        return pickle.loads(b"".join(chunks)) if status == 0 else None
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job, real_stdout, call_once) -> None:
@@ -1111,15 +1243,17 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
     elif name not in namespace:
         record.update(error="NameError", message=f"name '{name}' is not defined")
     else:
-        if job.get("probe") and _CONTROL is not None:  # the grader measures the call from here
+        probe = job.get("probe")
+        if probe and probe.get("measure") == call_id and _CONTROL is not None:  # measured from here
             os.write(_MARKS_FD, MEASURE_MARK)
             _CONTROL.readline()
         sys.stdout = sys.stderr = _BoundedText(0)
-        signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
+        _arm(job["call_timeout"])
         tripwires.allow(args, kwargs)  # what the grader hands the exercise is the learner's to call
-        # A memory probe's call is measured, not judged for borrowing (the main run's watch did
-        # that): no profile function slows it down or adds to what it holds.
-        watch_call = contextlib.nullcontext() if job.get("probe") else tripwires.watching()
+        # A memory probe makes the run's calls in the run's order (nothing the function counts tells
+        # it from the run); its measured call is not judged for borrowing (the run's watch did that):
+        # no profile function slows it down or adds to what it holds.
+        watch_call = contextlib.nullcontext() if probe else tripwires.watching()
         try:
             with watch_call:
                 outcome = call_once(namespace[name], _Case(args, kwargs), _own_names(invoke))
@@ -1131,15 +1265,17 @@ def _answer(call, namespace, watch, tripwires, timed_out, borrowed, results, job
             if outcome.error is None:
                 record["value"] = desc
                 answer = decode(desc, arrays)
-        except _Timeout:
-            timed_out.add(name)
-            record.update(error="TimeoutError", message=f"{name} did not finish in {job['call_timeout']} s")
-        except MemoryError:
-            record.update(error="MemoryError", message="out of memory")
         except BaseException as exc:  # noqa: BLE001
-            record.update(error=type(exc).__name__, message=str(exc)[:2000])
+            if _alarmed(exc):
+                timed_out.add(name)
+                record.update(error="TimeoutError", message=f"{name} did not finish in {job['call_timeout']} s")
+            elif _out_of_memory(exc):
+                record.update(error="MemoryError", message="out of memory")
+            else:
+                record.update(error=f"{type(exc).__name__} (from your code)" if isinstance(exc, (_Timeout, MemoryError))
+                              else type(exc).__name__, message=str(exc)[:2000])
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _arm(0)
             sys.stdout, sys.stderr = real_stdout, sys.__stderr__
     tripwires.disarm()
     hit = tripwires.hits.get(name)
@@ -1198,7 +1334,7 @@ def _value_probe(fn, name, args, kwargs, invoke, base, job, real_stdout, call_on
     start = time.perf_counter()
 
     def run():
-        signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
+        _arm(job["call_timeout"])
         try:
             return call_once(fn, _Case(args, kwargs), invoke)
         finally:
@@ -1207,7 +1343,7 @@ def _value_probe(fn, name, args, kwargs, invoke, base, job, real_stdout, call_on
     fresh = values.fresh_inputs(args, kwargs) if hasattr(values, "fresh_inputs") else None
 
     def run_fresh():  # issue 40: an input the function has not seen, like a hidden case
-        signal.setitimer(signal.ITIMER_REAL, job["call_timeout"])
+        _arm(job["call_timeout"])
         try:
             return call_once(fn, _Case(*fresh), invoke)
         finally:

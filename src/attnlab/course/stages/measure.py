@@ -105,10 +105,12 @@ def _probe_memory(cc, i, case, call_plain, verdict, job, limits, scratch, isolat
             (job_dir / "tmp").mkdir()
             _give_font_list(scratch, job_dir / "tmp")
         inside = Path(boundary.JOB_ROOT) if isolation.isolated else job_dir
-        probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "",
-                         calls=[{"id": cid, "name": cc.learner_name, "invoke": call_plain,
-                                 "args": case.args, "kwargs": case.kwargs}],
-                         probe={"warmup": [(cc.spec.reference, _cut(case.args), case.kwargs)],
+        # the run's own calls, in its order, up to the measured one: the function is called as
+        # often, on the same inputs, as in the run when it reaches the measured case
+        calls = [c for c in job["calls"] if c["id"] < cid] + [
+            {"id": cid, "name": cc.learner_name, "invoke": call_plain, "args": case.args, "kwargs": case.kwargs}]
+        probe_job = dict(job, watch={}, tmp=str(inside / "tmp") if not isolation.isolated else "", calls=calls,
+                         probe={"warmup": [(cc.spec.reference, _cut(case.args), case.kwargs)], "measure": cid,
                                 "mmap_threshold": getattr(cc.spec.invoke, "mmap_threshold", None)})
         run = run_sandbox(job_dir, probe_job, limits, isolation, hide=[str(d) for d in denied], zygote=zygote)
         if zygote is not None and not zygote.child.healthy():
