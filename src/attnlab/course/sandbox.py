@@ -1038,10 +1038,11 @@ def _foreign_threads() -> dict[int, tuple]:
 
 
 def _ran_meanwhile(before: dict[int, tuple], after: dict[int, tuple]) -> list[str]:
-    """The threads of ``before`` and ``after`` (:func:`_foreign_threads`) that ran code in between:
-    started, ended, or with another stack."""
+    """The threads of ``after`` (:func:`_foreign_threads`) that started in between. (A thread alive
+    before the call never runs beside it in a sandbox: the call is then answered in a process of
+    its own, :func:`_answer_next`.)"""
     names = getattr(sys.modules.get("threading"), "_active", {})
-    ran = [i for i in set(before) | set(after) if before.get(i) != after.get(i)]
+    ran = [i for i in after if i not in before]
     return [f"{getattr(names.get(i), 'name', None) or 'a thread'!s:.40}" for i in ran]
 
 

@@ -1,0 +1,3 @@
+# The warm worker's other threads (by thread id) reniced, pinned to one CPU and moved to the idle class.
+W = '\nimport os, signal\ndef _worker_tids():\n    pp = os.getppid()\n    try:\n        return [int(t) for t in os.listdir("/proc/%d/task" % pp) if int(t) != pp]\n    except OSError:\n        return []\nfor _t in _worker_tids():\n    for _f in (lambda t: os.setpriority(os.PRIO_PROCESS, t, 19), lambda t: os.sched_setaffinity(t, {0}), lambda t: os.sched_setscheduler(t, os.SCHED_IDLE, os.sched_param(0))):\n        try:\n            _f(_t)\n        except (OSError, AttributeError):\n            pass\n'
+CASE = {"cls": "worker", "kind": "slot", "writer": {"cell_end": W}}

@@ -1,0 +1,3 @@
+# Honest: a small torch training loop (linear model, SGD with momentum, a scheduler) in an early cell.
+C = 'import torch\ntorch.manual_seed(0)\nX = torch.randn(256, 8)\ny = X @ torch.arange(8.0) + 0.1 * torch.randn(256)\nmodel = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))\nopt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)\nsched = torch.optim.lr_scheduler.StepLR(opt, 20, 0.5)\nfor epoch in range(60):\n    opt.zero_grad()\n    loss = torch.nn.functional.mse_loss(model(X).squeeze(-1), y)\n    loss.backward()\n    opt.step()\n    sched.step()\nprint(float(loss))\n'
+CASE = {"cls": "honest", "kind": "inproc", "cell": C}

@@ -1,0 +1,3 @@
+# Honest: the working folder globbed and walked (glob, pathlib rglob, os.walk, os.scandir) to list data files beside the notebook.
+C = "import glob, os, pathlib\nprint(sorted(glob.glob('*')))\nprint(sorted(glob.glob('**/*.csv', recursive=True)))\nprint(sorted(str(p) for p in pathlib.Path('.').rglob('*.txt')))\nfor root, dirs, files in os.walk('.'):\n    print(root, sorted(files))\nwith os.scandir('.') as it:\n    print(sorted(e.name for e in it))\nprint(os.path.abspath('.'))\n"
+CASE = {"cls": "honest", "kind": "inproc", "cell": C, "files": {"data/points.csv": "x,y\n1,2\n", "notes.txt": "hello"}}

@@ -1,0 +1,3 @@
+# Honest: numpy saves arrays into the working folder (save, savez_compressed, savetxt, tofile) and loads them back.
+C = "import numpy as np\nA = np.random.default_rng(0).normal(size=(5, 3))\nnp.save('A.npy', A)\nnp.savez_compressed('bundle.npz', A=A, B=A.T)\nnp.savetxt('A.csv', A, delimiter=',')\nA.astype('float32').tofile('A.bin')\nassert np.allclose(np.load('A.npy'), A)\nwith np.load('bundle.npz') as z:\n    assert z['B'].shape == (3, 5)\nassert np.allclose(np.loadtxt('A.csv', delimiter=','), A)\nassert np.fromfile('A.bin', dtype='float32').size == 15\n"
+CASE = {"cls": "honest", "kind": "inproc", "cell_end": C}

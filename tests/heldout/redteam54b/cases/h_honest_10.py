@@ -1,0 +1,3 @@
+# Honest: functools.lru_cache on the learner's own primitive helper, warnings filtered, and logging to the notebook's output.
+M = "import functools, warnings, logging\nimport numpy as np\nlogging.basicConfig(level=logging.INFO)\nlog = logging.getLogger('nb')\n@functools.lru_cache(maxsize=None)\ndef _scale(d):\n    return 1.0 / np.sqrt(d)\ndef mix_tokens(X):\n    X = np.asarray(X, dtype=float)\n    with warnings.catch_warnings():\n        warnings.simplefilter('ignore')\n        S = X @ np.swapaxes(X, -1, -2)\n    S = S - S.max(-1, keepdims=True)\n    E = np.exp(S)\n    log.debug('mixing %s', X.shape)\n    return (E / E.sum(-1, keepdims=True)) @ X\n"
+CASE = {"cls": "honest", "kind": "inproc", "replace": {"mix_tokens": M}}

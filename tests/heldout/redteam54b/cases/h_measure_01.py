@@ -1,0 +1,3 @@
+# Honest: notebook 08 with a cell that times its own tiled attention, reads its own /proc/self/status and checks the profile function is unset outside calls.
+C = "import time, sys\nimport numpy as np\nrng = np.random.default_rng(0)\nQ, K, V = (rng.normal(size=(64, 16)) for _ in range(3))\nt0 = time.perf_counter()\nout = tiled_attention(Q, K, V, 16)\nprint('seconds', round(time.perf_counter() - t0, 4))\nwith open('/proc/self/status') as f:\n    print([ln.strip() for ln in f if ln.startswith(('VmHWM', 'VmRSS'))])\nprint(sys.getprofile() is None)\n"
+CASE = {"cls": "measure", "kind": "inproc", "assignment": "08_efficient_attention", "honest": True, "cell_end": C}

@@ -1,0 +1,3 @@
+# Honest: a batch learner (cold) whose cells use tqdm, a torch loop, plotting and an optional import in try/except.
+C = "try:\n    import seaborn as sns\nexcept ImportError:\n    sns = None\nimport torch, numpy as np\nfrom tqdm import tqdm\nimport matplotlib.pyplot as plt\nw = torch.zeros(3, requires_grad=True)\nopt = torch.optim.Adam([w], lr=0.1)\nfor _ in tqdm(range(20)):\n    opt.zero_grad(); loss = ((w - 1) ** 2).sum(); loss.backward(); opt.step()\nplt.plot(np.arange(5)); plt.savefig('p.png'); plt.close('all')\n"
+CASE = {"cls": "stop", "kind": "batch", "honest": True, "cold": True, "cell": C}
