@@ -408,12 +408,16 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated classes to run (default: all)")
     ap.add_argument("--match", help=argparse.SUPPRESS)  # debugging: case files whose name contains this
     ap.add_argument("--verdicts", help=argparse.SUPPRESS)  # debugging: write per-case verdicts to this file
+    ap.add_argument("--cases", help=argparse.SUPPRESS)  # another round's cases/ (round 54 runs on this runner)
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--spec", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args()
     root = Path(args.root).resolve()
 
+    if args.cases:
+        global CASES
+        CASES = Path(args.cases).resolve()
     if args.worker:  # inside the shim interpreter: ROOT's attnlab
         os.environ.setdefault("MPLBACKEND", "Agg")
         group = json.loads(Path(args.spec).read_text(), object_hook=_bytes_hook)
@@ -425,7 +429,7 @@ def main() -> int:
         Path(args.out).write_text(json.dumps(got))
         return 0
 
-    sys.path.insert(0, str(HERE))
+    sys.path.insert(0, str(HERE.parent / "redteam40"))  # the one shim, round 40's
     sys.dont_write_bytecode = True
     from shim import shim_python
     py = shim_python(root)
@@ -454,7 +458,7 @@ def main() -> int:
         verdict = results.get(c["id"], "error")
         key = ("honest " if c.get("honest") else "attack ") + verdict
         table[cls][key] += 1
-    print(f"redteam54b held-out corpus, grader at {root}")
+    print(f"{CASES.parent.name} held-out corpus, grader at {root}")
     print(f"{'class':<8} {'attacks':>7} {'blocked':>7} {'through':>7} {'error':>6} | "
           f"{'honest':>6} {'kept':>5} {'lost':>5} {'error':>6}")
     tot = defaultdict(int)
