@@ -92,3 +92,9 @@ c.GenerateFeedback.preprocessors = [
 # formgrader's view of a submission prints the student's id and names, the assignment's and the
 # notebook's: as text (nbgrader's template does not escape them)
 c.HTMLExporter.preprocessors = ["attnlab.course.feedback.EscapeFormgraderIds"]
+
+# Concept checks (attnlab.concepts): the same questions before and after each notebook. The answers
+# are recorded by `make grade` and shown in `attnlab-course report` and the exports either way; the
+# "before" check is never graded. "graded" gives the "after" check's score 100 points in Canvas's
+# Points Possible row of `attnlab-course export`; "ungraded" (the default) gives it none.
+c.ConceptChecks.after = "ungraded"

@@ -109,15 +109,22 @@ def test_student_notebook_is_generated_and_clean(assignment):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_notebook_structure(assignment):
     """Each notebook: 3 to 6 exercises (predictions apart), each graded; a closing 'what you
-    built' cell."""
+    built' cell, then the concept check after the notebook (attnlab.concepts), as the concept
+    check before it comes first, right after the install check."""
     nb = ck.load(ck.solution_path(assignment))
     exercises = list(ck.exercises(nb).values())
     assert 3 <= len(exercises) <= 6, f"{len(exercises)} exercises"
     for cell in ck.grade_cells(nb).values():
         assert cell["source"].lstrip().startswith('"""Check that'), "a grade cell opens with its rubric line"
         assert "BEGIN HIDDEN TESTS" in cell["source"], "every grade cell has hidden tests"
-    last = nb["cells"][-1]
+    ids = [c.get("id") for c in nb["cells"]]
+    after = ids.index("concepts-after")
+    assert ids[after:] == ["concepts-after", "concepts-after-ask", "concepts-after-answers", "concepts-gain"]
+    last = nb["cells"][after - 1]
     assert last["cell_type"] == "markdown" and "What you built" in last["source"]
+    install = next(i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code")  # the install check
+    assert ids[install + 1:install + 4] == ["concepts-before", "concepts-before-ask", "concepts-before-answers"]
+    assert not any(ck.nbg(c) for c in nb["cells"] if str(c.get("id")).startswith("concepts-")), "never graded by nbgrader"
 
 
 HINT_TIERS = ("<summary>Hint 1: the idea</summary>", "<summary>Hint 2: the plan</summary>",

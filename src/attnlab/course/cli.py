@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             "the scores into autograde/gradebook.db, write feedback HTML to autograde/feedback/ and "
             "one row per submission with its status to grades.csv. Statuses: graded, late, timed "
             "out, out of memory, kernel died, malformed notebook, missing notebook, tampering "
-            "detected."))
+            "detected, grader error (docs/grading.md says what each means)."))
     g.add_argument("assignments", nargs="*", help="assignment ids (default: all that were submitted)")
     g.add_argument("--jobs", "-j", type=int, default=DEFAULT_JOBS, help="submissions graded at once (default: %(default)s)")
     g.add_argument("--student", action="append", help="grade only this student (repeatable)")
@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="a column for every assignment in solutions/, graded or not (default: graded ones only)")
     x.add_argument("--no-status-column", action="store_true",
                    help="leave out the 'attnlab status' column (its rows are then printed here instead)")
+    x.add_argument("--no-concept-columns", action="store_true",
+                   help="leave out the concept checks' columns (each learner's %% right before and after a notebook)")
     r = sub.add_parser("report", help="the class at a glance: an HTML page with charts",
                        description=("Score distributions, the share failing each check, the mistakes "
                                     "the checks named most often, the slowest submissions and every "
@@ -113,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             path, n, flagged, refused = lms.export(root, args.format, Path(args.output),
                                           Path(args.roster) if args.roster else None,
                                           all_assignments=args.all_assignments,
-                                          status_column=not args.no_status_column)
+                                          status_column=not args.no_status_column,
+                                          concept_columns=not args.no_concept_columns)
         except lms.ExportError as exc:
             raise SystemExit(f"error: {exc}") from None
         print(f"wrote {path} ({args.format}, {n} learner(s))")

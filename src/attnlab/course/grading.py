@@ -24,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+from .. import concepts
 from . import boundary, warm
 from .plan import AssignmentPlan
 from .stages import collect as collect_stage, judge as judge_stage, measure as measure_stage
@@ -136,6 +137,9 @@ def _grade_into(trip: Trip) -> None:
     if trip.read.note:
         result.details.append(trip.read.note)
     result.learner_nb = trip.read.nb
+    if trip.sub.assignment in concepts.notebooks():  # the concept checks' answers, read without running them
+        with read_stage.AST_LOCK:
+            result.concepts = concepts.answers_in_notebook(trip.read.nb)
 
     trip.isolation = boundary.probe()                                    # 3-5, in a worker
     if trip.isolation.isolated and warm.enabled():

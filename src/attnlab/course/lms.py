@@ -9,6 +9,13 @@ included, as in ``grades.csv``; empty where the learner submitted nothing. A las
 optional roster maps nbgrader's student ids to the LMS's identities; without one, the student id
 fills the identifier columns.
 
+Where learners answered a notebook's concept check (:mod:`attnlab.concepts`), two more columns
+per such assignment come before the status column: ``<assignment> concepts before (%)`` and
+``<assignment> concepts after (%)``, each learner's share right, empty for a check not taken. The
+instructor keeps or drops them at import (``concept_columns=False`` leaves them out); in Canvas's
+Points Possible row the "after" column has 100 points when the course grades it
+(``c.ConceptChecks.after = "graded"``), and none otherwise.
+
 A learner controls their id (a folder name): no identity cell may make a row the LMS reads as
 something else. One holding a control character (a line break, a tab) or a format character (a
 bidirectional control), or, for Canvas, naming a row Canvas treats specially (``Points
@@ -25,6 +32,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+from . import concept_scores
 from .escape import shown
 from .records import csv_cell, gradebook_rows, load_store
 from .release import assignments as course_assignments
@@ -174,7 +182,7 @@ def _number(x: float | None) -> str:
 
 def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
            db_path: Path | None = None, all_assignments: bool = False,
-           status_column: bool = True) -> tuple[Path, int, list[tuple[str, str, str]], list[str]]:
+           status_column: bool = True, concept_columns: bool = True) -> tuple[Path, int, list[tuple[str, str, str]], list[str]]:
     """Write ``output`` in the LMS's import format; return it, the number of learners written,
     ``(student, assignment, status)`` of each exported submission whose status is not ``graded``,
     and each learner left out, with why and how to fix it. A learner whose identity cannot be
@@ -196,12 +204,18 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
             used.add(id(roster[key]))
             learners.append(key)
     extra = [STATUS_COLUMN] if status_column else []
+    concept = concept_scores.learner_scores(load_store(root)) if concept_columns else {}
+    checked = [n for n in names if any(a == n for _, a in concept)]
+    concept_header = [f"{n} concepts {w} (%)" for n in checked for w in ("before", "after")]
+    graded = bool(checked) and concept_scores.after_graded(root)
     if fmt == "canvas":
-        header = CANVAS_IDENTITY + names + extra
+        header = CANVAS_IDENTITY + names + concept_header + extra
         # Canvas's own export has this row, and its import reads it for new assignments' points
-        rows = [["    Points Possible", "", "", ""] + [_number(maxima.get(n)) for n in names] + [""] * len(extra)]
+        rows = [["    Points Possible", "", "", ""] + [_number(maxima.get(n)) for n in names]
+                + [("100" if graded and w == "after" else "") for _ in checked for w in ("before", "after")]
+                + [""] * len(extra)]
     else:
-        header = MOODLE_IDENTITY + names + extra
+        header = MOODLE_IDENTITY + names + concept_header + extra
         rows = []
     refused, left_out = [], set()
     for sid in learners:
@@ -220,7 +234,8 @@ def export(root: Path, fmt: str, output: Path, roster_path: Path | None = None,
             continue
         mine = scores.get(sid, {})
         note = "; ".join(f"{n}: {statuses[sid][n]}" for n in names if n in statuses.get(sid, {}))
-        rows.append(ident + [_number(mine[n]) if n in mine else "" for n in names] + ([note] if extra else []))
+        theirs = [_number(x) for n in checked for x in concept.get((sid, n), (None, None))]
+        rows.append(ident + [_number(mine[n]) if n in mine else "" for n in names] + theirs + ([note] if extra else []))
     learners = [sid for sid in learners if sid not in left_out]
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)

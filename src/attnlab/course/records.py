@@ -259,6 +259,8 @@ def store_row(r: Result) -> dict:
     row["seconds"] = round(float(r.seconds or 0.0), 2)  # for `attnlab-course report`
     # where the time went (Result.stages): the report charges a warm worker's start to no one
     row["stages"] = {k: round(float(v), 3) for k, v in (r.stages or {}).items()}
+    if r.concepts:  # the concept checks' answers, before and after (attnlab.course.concept_scores)
+        row["concepts"] = r.concepts
     return row
 
 

@@ -2,7 +2,8 @@
 
 From the gradebook (scores, manual grades included) and what ``make grade`` stores beside it
 (``autograde/.grading/results.json``: each submission's status, its failing checks' messages and
-its grading time): each assignment's score distribution, the share of submissions failing each
+its grading time): each assignment's score distribution, what the class learned by the concept checks before and
+after each notebook (:mod:`attnlab.course.concept_scores`), the share of submissions failing each
 grade cell (named by its exercise, as the learner knows it: ``softmax: stays finite ...``, the
 grade id beside it), the mistakes the checks named most often (wrong answers only: an exercise
 left blank or a prediction not answered is counted apart, and a check that could not judge an
@@ -19,6 +20,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import concept_scores
 from .escape import shown
 from .records import gradebook_rows, load_store
 
@@ -211,6 +213,22 @@ def score_edges(top: float) -> list[float]:
     return [k * width for k in range(20)] + [top * (1 - 1e-9), top + width]
 
 
+def concepts_section(root: Path, stored: dict) -> str:
+    """The report's concept checks: per notebook answered, :func:`concept_scores.html_section`."""
+    by_assignment: dict[str, list[dict]] = {}
+    for (_, assignment), saved in sorted(stored.items()):
+        by_assignment.setdefault(assignment, []).append(saved)
+    sections = [concept_scores.summary(a, rows) for a, rows in sorted(by_assignment.items())]
+    sections = [s for s in sections if s is not None]
+    head = ("<h2 id='concepts'>What the class learned: concept checks</h2><p>The same questions before and after "
+            "each notebook (<code>attnlab.concepts</code>); Hake's normalised gain g = (after - before) / "
+            "(100% - before).</p>")
+    if not sections:
+        return head + "<p>No concept check answered in the graded submissions.</p>"
+    graded = concept_scores.after_graded(root)
+    return head + "\n".join(concept_scores.html_section(s, graded) for s in sections)
+
+
 def write_report(root: Path, out: Path | None = None, db_path: Path | None = None) -> Path:
     """Write ``index.html`` and its PNGs to ``out`` (default ``autograde/report/``)."""
     out = Path(out) if out else root / "autograde" / "report"
@@ -269,6 +287,9 @@ def write_report(root: Path, out: Path | None = None, db_path: Path | None = Non
             parts.append("<table class='checks'><tr><th>check</th><th>grade id</th><th>failing</th></tr>" + "".join(
                 f"<tr><td>{e(labels.get(n, n))}</td><td><code>{e(n)}</code></td><td>{100 * f:.0f}%</td></tr>"
                 for n, f in zip(names, failing)) + "</table>")
+
+    # what the class learned: the concept checks before and after each notebook
+    parts.append(concepts_section(root, load_store(root)))
 
     # the mistakes the checks named most often
     parts.append("<h2 id='mistakes'>Mistakes most often named</h2>")

@@ -149,6 +149,7 @@ class Result:
     stages: dict[str, float] = field(default_factory=dict)  # seconds per stage (see STAGES), for timing only
     faults: list[str] = field(default_factory=list)  # the grader's own failures (GraderFault), for grading.log
     fault: str = ""  # set when even a fresh sandbox could not run it: the batch stops (grade.py)
+    concepts: dict = field(default_factory=dict)  # the concept checks' answers, read statically (attnlab.concepts)
 
     def row(self) -> dict:
         """The stored row; its detail is one line (each detail through ``escape.shown``: a file
