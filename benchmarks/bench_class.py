@@ -10,7 +10,10 @@ wall time: grading from the first submission's start to the last one's end, then
 and CSV, all of which grow with the class) x 200 x the number of notebooks.
 
     .venv/bin/python benchmarks/bench_class.py [--learners 6] [--wrong 0.25] [--jobs 2] [--keep DIR]
-        [--course DIR (one built with --keep: no build)] [--cold (ATTNLAB_WARM=0)]
+        [--course DIR (one built with --keep: no build)] [--cold (ATTNLAB_WARM=0)] [--record]
+
+``--record`` (``make bench-class`` passes it) writes the projection and the steady cost into
+``benchmarks/measured.json`` (``tools/measured.py``), where the pages' figures are held to them.
 
 Stages are timed in this process by wrapping the grader's functions (no change to the grader):
 ``static`` (reading the learner's code, before the sandbox), ``sandbox`` (the sandbox process,
@@ -154,6 +157,9 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true",
                         help="a fresh sandbox per submission and memory probe (ATTNLAB_WARM=0), to compare")
     parser.add_argument("--warm", action="store_true", help="warm workers (the default; kept for old command lines)")
+    parser.add_argument("--record", action="store_true",
+                        help="write the projection and the steady cost into benchmarks/measured.json "
+                             "(class_projection_min, class_steady_s: tools/measured.py), with the commit, date, cores and load")
     args = parser.parse_args()
     if args.cold and args.warm:
         parser.error("--cold and --warm: choose one")
@@ -235,7 +241,26 @@ def main() -> int:
     rest = wall - s.get("submission (all)", 0.0) / max(args.jobs, 1)
     print(f"  batch overhead outside submissions (wall, s):  {max(0.0, rest):.1f}  (preflight, gradebook, CSV)")
     print(f"  cold imports of numpy/torch/matplotlib/IPython/attnlab in one interpreter: {imports:.2f} s")
+    if args.record:
+        _record(projected, steady, args)
     return 0
+
+
+def _record(projected: float, steady: float, args) -> None:
+    """The run's figures into benchmarks/measured.json, which the pages' figures are held to
+    (tests/test_measured_figures.py): a page that still gives the old figure now fails there."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("attnlab_measured", ROOT / "tools" / "measured.py")
+    measured = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = measured
+    spec.loader.exec_module(measured)
+    command = f"make bench-class LEARNERS={args.learners} JOBS={args.jobs}" + (" (--cold)" if args.cold else "")
+    load = round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
+    for key, value, unit in (("class_projection_min", round(projected, 1), "min"), ("class_steady_s", round(steady, 2), "s")):
+        measured.record(key, value, unit, command, load=load)
+    print(f"recorded class_projection_min = {projected:.1f} min and class_steady_s = {steady:.2f} s in "
+          f"benchmarks/measured.json (load {load}); `make figures` shows the pages that now disagree")
 
 
 def _cell_seconds_hook(stages: Stages) -> dict[str, float]:
