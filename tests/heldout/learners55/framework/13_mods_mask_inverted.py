@@ -1,0 +1,26 @@
+NOTEBOOK = '13_attention_variants'
+CELL = 'attention_with_mods'
+MISTAKE = "Reads mask_mod's True as 'masked out' (as in a block mask of blocked entries), the opposite of flex_attention's True = may attend."
+NAMED_IF = 'invert|opposite|revers|negat|flip|complement|~ ?mask|true ?(=|means|marks)? ?(blocked|masked|ignored|not allowed)|blocked|convention'
+CODE = '''def attention_with_mods(Q, K, V, score_mod=None, mask_mod=None):
+    B, H, Lq, Dh = Q.shape
+    Lk = K.shape[2]
+    b = np.arange(B).reshape(B, 1, 1, 1)
+    h = np.arange(H).reshape(1, H, 1, 1)
+    q = np.arange(Lq).reshape(1, 1, Lq, 1)
+    k = np.arange(Lk).reshape(1, 1, 1, Lk)
+    s = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dh)
+    if score_mod is not None:
+        s = score_mod(s, b, h, q, k)
+    if mask_mod is None:
+        allowed = np.ones(s.shape, dtype=bool)
+    else:
+        allowed = np.broadcast_to(~np.asarray(mask_mod(b, h, q, k), dtype=bool), s.shape)
+    s = np.where(allowed, s, -np.inf)
+    top = s.max(axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    e = np.where(allowed, np.exp(s - top), 0.0)
+    tot = e.sum(axis=-1, keepdims=True)
+    w = e / np.where(tot > 0, tot, 1.0)
+    return w @ V, w
+'''

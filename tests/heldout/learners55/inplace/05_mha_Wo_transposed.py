@@ -1,0 +1,13 @@
+NOTEBOOK = '05_multi_head_attention'
+CELL = 'multi_head_attention'
+MISTAKE = 'Applies W_o transposed (merge(Z) @ W_o.T) after merging.'
+NAMED_IF = r"W_o\.?T|transpos|W_o"
+CODE = '''def multi_head_attention(X_q, X_kv, W_q, W_k, W_v, W_o, num_heads, mask=None):
+    Q = attnlab.split_heads(X_q @ W_q, num_heads)
+    K = attnlab.split_heads(X_kv @ W_k, num_heads)
+    V = attnlab.split_heads(X_kv @ W_v, num_heads)
+    Z, A = attnlab.scaled_dot_product_attention(Q, K, V, mask)
+    Z = attnlab.merge_heads(Z)
+    Z = Z @ W_o.T
+    return Z, A
+'''

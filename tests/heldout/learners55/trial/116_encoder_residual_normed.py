@@ -1,0 +1,20 @@
+NOTEBOOK = '09_transformer'
+CELL = 'TransformerEncoderLayer'
+MISTAKE = 'Adds the attention output to the normalised copy LN1(X) instead of to the residual stream X.'
+NAMED_IF = 'residual|stream|normali[sz]ed (copy|input|stream)|add(ed|s)? to|skip|LN_?1 ?\\(X\\) ?\\+'
+CODE = '''class TransformerEncoderLayer(nn.Module):
+    def __init__(self, d_model, num_heads, d_ff):
+        super().__init__()
+        self.self_attn = at.MultiHeadAttention(d_model, num_heads, bias=True)
+        self.norm1 = nn.LayerNorm(d_model)
+        self.norm2 = nn.LayerNorm(d_model)
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, X, mask=None):
+        m = None if mask is None else mask[:, None, None, :]
+        h = self.norm1(X)
+        Z, A = self.self_attn(h, h, m)
+        X = h + Z
+        return X + self.linear2(torch.relu(self.linear1(self.norm2(X)))), A
+'''

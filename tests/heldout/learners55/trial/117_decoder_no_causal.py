@@ -1,0 +1,25 @@
+NOTEBOOK = '09_transformer'
+CELL = 'TransformerDecoderLayer'
+MISTAKE = 'Self-attention without the causal mask: each target position sees the future.'
+NAMED_IF = 'causal|future|peek|j ?<=? ?i|later positions'
+CODE = '''class TransformerDecoderLayer(nn.Module):
+    def __init__(self, d_model, num_heads, d_ff):
+        super().__init__()
+        self.self_attn = at.MultiHeadAttention(d_model, num_heads, bias=True)
+        self.cross_attn = at.MultiHeadAttention(d_model, num_heads, bias=True)
+        self.norm1 = nn.LayerNorm(d_model)
+        self.norm2 = nn.LayerNorm(d_model)
+        self.norm3 = nn.LayerNorm(d_model)
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, X, memory, memory_mask=None):
+        Lt = X.shape[1]
+        mm = None if memory_mask is None else memory_mask[:, None, None, :]
+        h = self.norm1(X)
+        Z, Aself = self.self_attn(h, h)
+        X = X + Z
+        C, Across = self.cross_attn(self.norm2(X), memory, mm)
+        X = X + C
+        return X + self.linear2(torch.relu(self.linear1(self.norm3(X)))), Aself, Across
+'''

@@ -1,0 +1,8 @@
+NOTEBOOK = '13_attention_variants'
+CELL = 'alibi_slopes'
+MISTAKE = 'Uses 2^(-8h/H) for every H, also when H is not a power of two.'
+NAMED_IF = 'power of (two|2)|every other|2n|non-?power|largest power'
+CODE = '''def alibi_slopes(H):
+    h = np.arange(1, H + 1)
+    return 2.0 ** (-8.0 * h / H)
+'''
