@@ -12,19 +12,19 @@ CONCEPTS = {
 
 QUESTIONS = [
     dict(id="q1", concept="rope",
-         stem="With RoPE in float64, every token of a sequence is moved 5 positions later. What happens to the scores q_i · k_j?",
+         stem="With RoPE, every token of a sequence is moved 5 positions later. What happens to the scores q_i · k_j?",
          options=[
              ("Every score changes", "prediction_shifted_scores: new positions give new rotations, so new scores"),
-             ("Only the diagonal stays the same", "prediction_shifted_scores: a token against itself has offset 0"),
-             ("None changes", None),
+             ("Only each token's score with itself stays", "prediction_shifted_scores: a token against itself has offset 0"),
+             ("Every score stays the same", None),
          ]),
     dict(id="q2", concept="rope",
          stem="RoPE turns pair k of a head of width Dh by the angle p·θ_k at position p. What is θ_k?",
          options=[
+             ("base^(+k/Dh)", "rope: frequencies growing with k (base^(+2k/Dh)) instead of shrinking"),
              ("base^(−k/Dh)", "rope: frequencies base^(-k/Dh) instead of base^(-2k/Dh)"),
              ("base^(+2k/Dh)", "rope: frequencies growing with k (base^(+2k/Dh)) instead of shrinking"),
              ("base^(−2k/Dh)", None),
-             ("base^(−2k/(Dh/2))", "rope: frequencies base^(-2k/(Dh/2)): the exponent divided by the number of pairs"),
          ]),
     dict(id="q3", concept="kv-cache",
          stem="A layer has 32 query heads and 8 key/value heads of width 128, cached in bfloat16. How many bytes does its cache hold per token?",
@@ -44,9 +44,9 @@ QUESTIONS = [
     dict(id="q5", concept="window",
          stem="A causal sliding window of size W: which keys j may query i attend to?",
          options=[
-             ("i − W ≤ j ≤ i", "sliding_window_mask: a window off by one: the token sees itself and `window` tokens before it"),
-             ("i − W < j < i", "sliding_window_mask: the token does not see itself (`0 < (i + offset) - j`)"),
-             ("|i − j| < W", "sliding_window_mask: a symmetric window (|i - j| < window): future tokens visible"),
+             ("i − W ≤ j < i", "sliding_window_mask: the token does not see itself (`0 < (i + offset) - j`)"),
              ("i − W < j ≤ i", None),
+             ("i − W < j < i", "sliding_window_mask: the token does not see itself (`0 < (i + offset) - j`)"),
+             ("i − W ≤ j ≤ i", "sliding_window_mask: a window off by one: the token sees itself and `window` tokens before it"),
          ]),
 ]
