@@ -94,3 +94,42 @@ def test_an_edit_inside_a_helper_the_reference_calls_is_named():
     gqa = card("grouped_query_attention").contract.reference
     names = [m.name for m in _generated.singles(gqa)]
     assert any("inside `scaled_dot_product_attention`" in n for n in names), names
+
+
+def test_a_helper_is_named_only_when_the_learner_wrote_it():
+    """Feedback names only functions the learner wrote (an exercise, with its card) or the step
+    in words; never a helper of the library the learner has never seen (issue 57: notebook 13's
+    feedback named `_apply_mods`, `document_mask_mod` and `topk_keep`)."""
+    import re
+
+    from attnlab.cards import all_cards
+
+    exercises = {c.exercise for c in all_cards()}
+    named = set()
+    for c in all_cards():
+        reference = getattr(c.contract, "reference", None) if c.contract is not None else None
+        if reference is None:
+            continue
+        for m in _generated.singles(reference):
+            named.update(re.findall(r"inside `(\w+)`", m.name))
+    assert named and named <= exercises, sorted(named - exercises)
+    assert not _generated.learner_function("_apply_mods") and not _generated.learner_function("topk_keep")
+    assert _generated.learner_function("masked_softmax")
+
+
+def test_a_wrong_step_inside_a_helper_is_told_in_words():
+    from attnlab.checks import check_topk_attention
+
+    def one_key_too_many(Q, K, V, k):
+        s = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+        order = np.argsort(-s, axis=-1, kind="stable")[..., :k + 1]
+        keep = np.zeros(s.shape, dtype=bool)
+        np.put_along_axis(keep, order, True, axis=-1)
+        s = np.where(keep, s, -np.inf)
+        e = np.exp(s - s.max(-1, keepdims=True))
+        w = e / e.sum(-1, keepdims=True)
+        return w @ V, w
+
+    message = _message(check_topk_attention, one_key_too_many)
+    assert "in the step that chooses each query's k best keys" in message, message
+    assert "topk_keep" not in message

@@ -89,6 +89,9 @@ def _apply_mods(scores, score_mod, mask_mod):
     return scores, mask
 
 
+_apply_mods.step = "applies the score mod and the mask mod"  # feedback's words for it
+
+
 # --------------------------------------------------------------------------- dense attention with mods
 
 
@@ -130,6 +133,9 @@ def mask_from_mod(mask_mod: MaskMod, B: int, H: int, Lq: int, Lk: int) -> np.nda
     mask = np.asarray(mask_mod(*_indices(B, H, Lq, Lk)))
     check_mask(mask, (B, H, Lq, Lk), name="mask_mod")
     return np.broadcast_to(mask, (B, H, Lq, Lk)).copy()
+
+
+mask_from_mod.step = "turns the mask mod into a mask over every (query, key) pair"  # feedback's words for it
 
 
 # --------------------------------------------------------------------------- score mods
@@ -243,6 +249,9 @@ def document_mask_mod(doc_ids: np.ndarray, causal: bool = True) -> MaskMod:
         return same & (k <= q) if causal else same
 
     return mask_mod
+
+
+document_mask_mod.step = "decides which keys each query may see"  # feedback's words for it
 
 
 def prefix_lm_mask_mod(prefix_len: int) -> MaskMod:
@@ -460,6 +469,9 @@ def topk_keep(scores: np.ndarray, k: int) -> np.ndarray:
     keep = np.zeros(scores.shape, dtype=bool)
     np.put_along_axis(keep, order, True, axis=-1)
     return keep
+
+
+topk_keep.step = "chooses each query's k best keys"  # feedback's words for it
 
 
 def topk_attention(Q: np.ndarray, K: np.ndarray, V: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

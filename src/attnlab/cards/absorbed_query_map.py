@@ -55,6 +55,14 @@ CARD = Card(
             fails=_FAILS, code=_cell('''    maps = [W_uk[:, h * Dh:(h + 1) * Dh] @ W_q[:, h * Dh:(h + 1) * Dh].T for h in range(H)]
     return np.stack(maps)''')),
         Mistake(
+            "W_uk's block not transposed (W_q_h @ W_uk_h: a (D, Dh) by (Dc, Dh) product)",
+            principle="Both blocks end in the head width Dh, the axis the score's dot product runs over: one of "
+                      "them must be transposed so that Dh lines up, and the map must take a token (width D) to a "
+                      "vector of the latent's width Dc.",
+            fix="head h's map is `W_q_h @ W_uk_h.T`, of shape (D, Dc).",
+            fails=_FAILS, code=_cell('''    maps = [W_q[:, h * Dh:(h + 1) * Dh] @ W_uk[:, h * Dh:(h + 1) * Dh] for h in range(H)]
+    return np.stack(maps)''')),
+        Mistake(
             "the heads read as interleaved columns (h::H instead of h*Dh:(h+1)*Dh)",
             principle="Head h owns a block of Dh consecutive columns, as split_heads cuts them.",
             fix="head h's columns are `h * Dh:(h + 1) * Dh`.",

@@ -79,6 +79,19 @@ CARD = Card(
             fix="`2.0 ** (-8.0 * np.arange(1, n + 1) / n)`.",
             fails=_BOTH, code=_cell("        return 2.0 ** (-np.arange(1, n + 1) / n)", _REST)),
         Mistake(
+            "a ratio of 1/2 whatever H (2^-h: the last slope reaches 2^-8 only for 8 heads)",
+            principle="The ratio depends on H: the first slope equals the ratio r and the last, r^H, must be 2^-8 "
+                      "for every H, so r = 2^(-8/H).",
+            fix="`r = 2.0 ** (-8.0 / n)`, and head h's slope is `r ** h` for h = 1..n.",
+            fails=_BOTH, code=_cell("        return 0.5 ** np.arange(1, n + 1)", _REST)),
+        Mistake(
+            "the extra heads given slopes n's list already has (the 2nd, 4th, ... of 2n's list): two heads "
+            "share a slope",
+            principle="Every second slope of 2n's list is already one of n's (r_2n² = r_n): the new slopes are the "
+                      "others, the 1st, 3rd, 5th, ..., which fall between the ones already used.",
+            fix="`geometric(2 * n)[0::2][:H - n]`, not `[1::2]`.",
+            fails=_ANY, code=_cell(_GEO, _REST.replace("[0::2][:H - n]])", "[1::2][:H - n]])"))),
+        Mistake(
             "one slope for every head",
             principle="Each head gets its own slope, so that some heads look far and others only near.",
             fix="return H different slopes, one per head.",
@@ -98,7 +111,7 @@ def cases(hidden: bool, any_H: bool = False) -> list[Case]:
 def check_alibi_slopes(alibi_slopes, hidden: bool = False) -> None:
     """Check ``alibi_slopes(H)`` for H a power of two."""
     CARD.check(alibi_slopes, cases(hidden, False), hidden=hidden, show_values=True,
-               passed="2^(-8h/H) for heads h = 1..H")
+               passed="a geometric sequence from its ratio 2^(-8/H) down to 2^-8: 2^(-8h/H) for heads h = 1..H")
 
 
 def check_alibi_slopes_any_H(alibi_slopes, hidden: bool = False) -> None:

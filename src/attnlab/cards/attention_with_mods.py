@@ -106,6 +106,19 @@ CARD = Card(
     if mask_mod is not None:
         weights = weights * np.broadcast_to(mask_mod(b, h, q, k), scores.shape)''')),
         Mistake(
+            "the mask applied before the score mod: a score mod such as a soft cap turns a forbidden key's -inf "
+            "back into a number, and the key gets weight",
+            principle="The mask mod alone decides which keys count, whatever the score mod returns: let the score "
+                      "mod act on every score first, then take the forbidden keys out of the softmax.",
+            fix="call `score_mod` on the scaled scores first, then `scores = np.where(allowed, scores, -np.inf)`.",
+            fails=_MASKED, code=_cell('''    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Dh)
+    allowed = np.ones(scores.shape, dtype=bool)
+    if mask_mod is not None:
+        allowed = np.broadcast_to(mask_mod(b, h, q, k), scores.shape)
+    scores = np.where(allowed, scores, -np.inf)
+    if score_mod is not None:
+        scores = score_mod(scores, b, h, q, k)''', "", _SOFT)),
+        Mistake(
             "the score mod applied to the unscaled scores (scaled by √Dh after it)",
             principle="A score mod receives the scores already divided by √Dh (as flex_attention gives them): "
                       "a bias or a cap acts on the scaled scores.",
@@ -230,6 +243,11 @@ def masked_cases(hidden: bool) -> list[Case]:
     L3 = 4 if hidden else 5
     out.append(Case(_qkv(rng, 2, 1, L3, L3, 3, 2), {"mask_mod": _Mod("strictly_causal")},
                     why="a strictly causal mask mod (k < q): query 0 has no key to attend to"))
+    L4 = 5 if hidden else 6
+    Q, K, V = _qkv(rng, 1, 2, L4, L4, 4, 3)
+    out.append(Case((3.0 * Q, K, V), {"score_mod": _Mod("softcap_score_mod", 1.5),
+                                      "mask_mod": _Mod("causal_mask_mod")},
+                    why=f"a soft cap of 1.5 and a causal mask mod, L={L4}"))
     return out
 
 
@@ -243,4 +261,5 @@ def check_attention_with_mods(attention_with_mods, hidden: bool = False) -> None
 def check_attention_with_mods_masked(attention_with_mods, hidden: bool = False) -> None:
     """Check ``attention_with_mods(Q, K, V, score_mod, mask_mod)`` with mask mods, one leaving a query no key."""
     CARD.check(attention_with_mods, masked_cases(hidden), hidden=hidden,
-               passed="masked keys leave the softmax; a query with no key gets zero weights and a zero output")
+               passed="a masked key gets weight 0 whatever the score mod made of it; a query with no key gets zero "
+                      "weights and a zero output")

@@ -37,7 +37,7 @@ CARD = Card(
         args=("Q", "K", "V", "k"), reference=_ref.topk_attention, invoke=invoke_numpy, outputs=("output", "weights"),
         shapes="Q (..., Lq, Dh), K (..., Lk, Dh), V (..., Lk, Dv); k an integer, 1 <= k <= Lk",
         returns="(output (..., Lq, Dv), weights (..., Lq, Lk)): the kept keys' weights renormalised to sum to one, "
-                "the others exactly 0; among equal scores the lower key index is kept; k = Lk is dense attention"),
+                "the others exactly 0; among equal scores the lower key index is kept"),
     mistakes=[
         Mistake(
             "the full softmax with the other weights zeroed (not renormalised)",
@@ -91,7 +91,7 @@ def cases(hidden: bool) -> list[Case]:
     for (*lead, Lq, Dh), Lk, k, Dv in specs:
         Q = rng.normal(size=(*lead, Lq, Dh))
         K, V = rng.normal(size=(*lead, Lk, Dh)), rng.normal(size=(*lead, Lk, Dv))
-        out.append(Case((Q, K, V, k), why=f"Lq={Lq}, Lk={Lk}, k={k}" + (" (= Lk: dense attention)" if k == Lk else "")))
+        out.append(Case((Q, K, V, k), why=f"Lq={Lq}, Lk={Lk}, k={k}" + (" (= Lk: every key kept)" if k == Lk else "")))
     return out
 
 
@@ -111,7 +111,7 @@ def tie_cases(hidden: bool) -> list[Case]:
 def check_topk_attention(topk_attention, hidden: bool = False) -> None:
     """Check ``topk_attention(Q, K, V, k)`` on random scores, with and without a batch."""
     CARD.check(topk_attention, cases(hidden), hidden=hidden,
-               passed="the k best keys, renormalised; k = Lk is dense attention")
+               passed="each query's k best keys, their weights renormalised to sum to one")
 
 
 def check_topk_attention_ties(topk_attention, hidden: bool = False) -> None:

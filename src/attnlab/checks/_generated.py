@@ -28,6 +28,7 @@ import itertools
 import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ._core import Mistake
@@ -490,6 +491,27 @@ def _with_callee(reference: Callable[..., Any], name: str, owner: str | None, ed
     return clone
 
 
+_CARDS = Path(__file__).resolve().parents[1] / "cards"
+
+
+def learner_function(name: str) -> bool:
+    """Whether ``name`` is a function a learner writes in some notebook: an exercise, which has a
+    card named after it (``cards/<name>.py``, the rule of the file map). Read from the file names,
+    not by importing the cards, which sit above this layer."""
+    return not name.startswith("_") and (_CARDS / f"{name}.py").is_file()
+
+
+def _where(name: str, callee: Callable[..., Any]) -> str:
+    """Where an edit of a helper the reference calls sits, in the learner's terms: the helper by
+    name only when the learner wrote it (an exercise of the course); otherwise the step it does,
+    in the words the library gives it (a helper's ``step`` attribute), never the library's
+    internal name, which the learner has never seen."""
+    if learner_function(name):
+        return f"inside `{name}`, the step your code does with it"
+    words = getattr(callee, "step", None)
+    return f"in the step that {words}" if words else "in one of the steps your code takes"
+
+
 @lru_cache(maxsize=256)
 def singles(reference: Callable[..., Any]) -> tuple[Mistake, ...]:
     """The reference with one edit, each as a :class:`Mistake` (empty if the source is not at
@@ -509,7 +531,7 @@ def singles(reference: Callable[..., Any]) -> tuple[Mistake, ...]:
             m = _mistake(callee, cdef, (e,))
             if m is None:
                 continue
-            inside.append(Mistake(f"{m.name} (inside `{name}`, the step your code does with it)", m.fix,
+            inside.append(Mistake(f"{m.name} ({_where(name, callee)})", m.fix,
                                   _with_callee(reference, name, owner, m.impl), m.principle))
     return tuple(own + inside[:max(0, MAX_SINGLE - len(own))])
 
