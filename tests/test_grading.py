@@ -3,11 +3,14 @@
 * the completed student notebook gets full marks; the untouched one gets 0;
 * submissions made of the catalogue's wrong implementations lose the points of the cells each
   must fail, and their feedback names the mistake;
-* the feedback never shows hidden tests; ``grades.csv`` has a row per submission.
+* the feedback never shows hidden tests; ``grades.csv`` has a row per submission;
+* the concept checks' answers (before and after) are recorded as the learner wrote them.
 """
 from __future__ import annotations
 
 import csv
+import json
+import re
 
 import pytest
 
@@ -25,11 +28,31 @@ def _wrong_rounds(assignment: str) -> list[dict[str, ck.Wrong]]:
     return [{ex: ws[k] for ex, ws in by_exercise.items() if k < len(ws)} for k in range(depth)]
 
 
+def _answer_the_concept_checks(nb: dict) -> dict[str, dict[str, str]]:
+    """Fill the notebook's concept checks (before: every question "a"; after: the right options)
+    and return what the grader must record."""
+    from attnlab import concepts
+
+    cells = nb["cells"]
+    name = next(c for c in cells if c["cell_type"] == "code" and "concepts.ask(" in "".join(c["source"]))
+    notebook = re.search(r"ask\(\s*[\"']([^\"']+)", "".join(name["source"])).group(1)
+    bank = concepts.bank(notebook)
+    answers = {"before": {q.id: "a" for q in bank.questions}, "after": {q.id: q.right for q in bank.questions}}
+    for cell in cells:
+        text = "".join(cell["source"]) if cell["cell_type"] == "code" else ""
+        for when, given in answers.items():
+            if re.match(rf"(#.*\n)*concepts_{when} = \{{\}}", text):
+                cell["source"] = text.replace(f"concepts_{when} = {{}}", f"concepts_{when} = {given!r}")
+    return answers
+
+
 @pytest.mark.parametrize("assignment", ck.assignments())
 def test_autograde_scores_and_feedback(assignment, tmp_path):
     course = ck.make_course(tmp_path)
     rounds = _wrong_rounds(assignment)
-    ck.submit(course, "complete", assignment, ck.completed_student_notebook(assignment))
+    complete = ck.completed_student_notebook(assignment)
+    answered = _answer_the_concept_checks(complete)
+    ck.submit(course, "complete", assignment, complete)
     ck.submit(course, "untouched", assignment, ck.load(ck.release_path(assignment)))
     for k, entries in enumerate(rounds):
         replace = {ex: w.code for ex, w in entries.items()}
@@ -52,6 +75,13 @@ def test_autograde_scores_and_feedback(assignment, tmp_path):
                 assert scores[student][gid] == 0, f"{wrong.name} kept the points of {gid}"
             assert wrong.message in feedback, f"the feedback does not name {wrong.message!r}"
         assert "BEGIN HIDDEN TESTS" not in feedback and "hidden=True" not in feedback
+
+    # the concept checks' answers are recorded as the learner gave them (before and after), and
+    # only the learner's own: the untouched notebook answered none
+    stored = json.loads((course / "autograde" / ".grading" / "results.json").read_text(encoding="utf-8"))
+    recorded = {r["student_id"]: r.get("concepts") for r in stored if r["assignment"] == assignment}
+    assert recorded["complete"] == answered, recorded["complete"]
+    assert not any((recorded["untouched"] or {}).values()), recorded["untouched"]
 
     with open(course / "autograde" / "grades.csv", newline="") as fh:
         rows = {r["student_id"]: r for r in csv.DictReader(fh) if r["assignment"] == assignment}

@@ -338,8 +338,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--command", help="the command that measured it (with --set)")
     parser.add_argument("--load", type=float, help="the load average the run saw (default: now)")
     parser.add_argument("--source", help="where the figure comes from, if not this machine's run")
+    parser.add_argument("--show", nargs="+", metavar="KEY", help="print these recorded figures with where they come from")
     parser.add_argument("--file", type=Path, default=FILE, help="the measurement file")
     args = parser.parse_args(argv)
+    if args.show:
+        figures = load_or_new(args.file)["figures"]
+        missing = [k for k in args.show if k not in figures]
+        for key in args.show:
+            if key in figures:
+                e = figures[key]
+                print(f"recorded {key} = {e.get('value')} {e.get('unit', '')} ({_provenance(e)})")
+        if missing:
+            print(f"error: no recorded figure named {', '.join(missing)} in {args.file}", file=sys.stderr)
+            return 1
+        return 0
     if args.set:
         key, raw = args.set
         old = load_or_new(args.file)["figures"].get(key, {})
