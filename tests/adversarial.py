@@ -56,6 +56,14 @@ def _with_cell(nb: dict, source: str, at: int = 3) -> dict:
     return nb
 
 
+def _after_setup() -> int:
+    """The index just after the student notebook's set-up cell (its imports), wherever the cells
+    before it (a title, the install check, the concept check) put it."""
+    cells = _blank_nb()["cells"]
+    return 1 + next(i for i, c in enumerate(cells)
+                    if c["cell_type"] == "code" and "import numpy as np" in "".join(c["source"]))
+
+
 def _drop_grade_cells(nb: dict) -> dict:
     nb = copy.deepcopy(nb)
     nb["cells"] = [c for c in nb["cells"] if not ck.nbg(c).get("grade")]
@@ -895,7 +903,7 @@ def memo_routes() -> list[Attack]:
     for name, replace in MEMO_ROUTES.items():
         add(Attack(name, "tampering detected", (lambda r: lambda c, f: _student_nb(r))(replace), **only[next(iter(replace))]))
     add(Attack("memo_precomputed_visible_table", "tampering detected", lambda c, f: _with_cell(
-        _student_nb({"softmax": PRECOMPUTED_SOFTMAX}), _visible_softmax_inputs(), at=4), **only["softmax"]))
+        _student_nb({"softmax": PRECOMPUTED_SOFTMAX}), _visible_softmax_inputs(), at=_after_setup()), **only["softmax"]))
     for name, replace in HONEST_MEMO_LOOKALIKES.items():
         add(Attack(name, "graded", (lambda r: lambda c, f: _student_nb(r))(replace), full=BLANK))
     return A

@@ -276,6 +276,20 @@ def _refuse_compilers() -> None:
                     pass
 
 
+def _quiet_progress_monitor() -> None:
+    """tqdm's monitor thread off while the grader calls an exercise (``monitor_interval = 0``;
+    nobody watches a bar there): a progress bar inside the call then starts no thread, so an
+    honest loop with a bar is never a thread beside the call. (Only where the cells imported
+    tqdm: nothing is imported for it.)"""
+    tqdm = sys.modules.get("tqdm")
+    cls = getattr(tqdm, "tqdm", None)
+    if isinstance(cls, type):
+        try:
+            cls.monitor_interval = 0
+        except (AttributeError, TypeError):
+            pass
+
+
 def _inside(path: str, roots) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
@@ -832,6 +846,7 @@ class _Tripwires:
 
         import threading
 
+        _quiet_progress_monitor()
         threads = _foreign_threads()  # a thread the cells left would answer unwatched, were it to run
         had_child = _reap()[1]  # children of the cells: ended ones waited for, live ones noted
         children = _children_seconds()
@@ -1022,6 +1037,8 @@ def _foreign_threads() -> dict[int, tuple]:
     me, found = threading_ident(), {}
     monitor = sys.modules.get("tqdm._monitor")
     monitor_file = os.path.realpath(monitor.__file__) if monitor is not None and getattr(monitor, "__file__", None) else ""
+    monitor_class = getattr(monitor, "TMonitor", None) if monitor_file else None
+    active = dict(getattr(sys.modules.get("threading"), "_active", {}))
     for ident, frame in sys._current_frames().items():
         if ident == me:
             continue
@@ -1030,8 +1047,10 @@ def _foreign_threads() -> dict[int, tuple]:
             stack.append((frame, frame.f_lasti))
             frame = frame.f_back
         files = [f.f_code.co_filename for f, _ in stack]
-        if monitor_file and monitor_file in map(os.path.realpath, files) and all(
-                f.startswith("<frozen ") or _LIBRARY_FILE(f) for f in files):
+        # tqdm's monitor: its frames, or (just started, still in threading's bootstrap) its own
+        # thread class, exactly; either way no frame outside the libraries and the stdlib
+        own = monitor_file in map(os.path.realpath, files) or type(active.get(ident)) is monitor_class
+        if monitor_file and own and all(f.startswith("<frozen ") or _LIBRARY_FILE(f) for f in files):
             continue
         found[ident] = tuple(stack)
     return found
