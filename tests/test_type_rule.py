@@ -54,6 +54,12 @@ def _solved(assignment):
     return nb, ns
 
 
+class _Skipped(BaseException):
+    """Raised by the converted answer on its first call when the int form has nothing to test
+    (a tuple, or an answer already of integers): a BaseException, so no check takes it for the
+    exercise's own error and diagnoses it (minutes on notebook 08's tiled attention)."""
+
+
 @pytest.mark.parametrize("how", ["list", "torch", "int"])
 @pytest.mark.parametrize("assignment,gid", EXERCISES, ids=[f"{a[:2]}:{g}" for a, g in EXERCISES])
 def test_the_type_rule_names_a_right_answer_of_the_wrong_type(assignment, gid, how):
@@ -75,6 +81,8 @@ def test_the_type_rule_names_a_right_answer_of_the_wrong_type(assignment, gid, h
             seen.append(_name(how, arrays[0]) if not isinstance(value, tuple) and arrays[0].dtype.kind not in "iu"
                         else None)
             converted_kinds.append(arrays[0].dtype.kind)
+        if how == "int" and seen and (seen[0] is None or (converted_kinds and converted_kinds[0] in "iu")):
+            raise _Skipped  # the test skips below: no check needs to run (nor diagnose) any further
         return _convert(value, how)
 
     ns = dict(solved)
