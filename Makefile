@@ -101,10 +101,11 @@ bench-class: bootstrap
 	$(PY) benchmarks/bench_class.py --learners $(LEARNERS) --jobs $(JOBS) $(RECORD)
 
 # every figure of the user's pages beside its measurement, with where it comes from; fails when one
-# disagrees (tests/test_measured_figures.py holds the same); standard library only: no .venv needed
+# disagrees (tests/test_measured_figures.py holds the same); it reads numbers as the notebooks'
+# claims do (attnlab.claims), so it runs on .venv
 .PHONY: figures
-figures:
-	$(PYTHON) tools/measured.py --check
+figures: bootstrap
+	$(PY) tools/measured.py --check
 
 # The held-out red teams of the grading boundary written after the suite's own (issue 54): each
 # prints only its figures (attacks through, honest work kept); about 12 and 15 minutes on 2 cores.
